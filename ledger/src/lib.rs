@@ -1,0 +1,30 @@
+//! The append-only, hash-chained event ledger of Intent Ledger, and the intent specs
+//! it gates agents with.
+//!
+//! * [`Ledger`] appends events under an exclusive lock, repairs torn tails and
+//!   specifies the line format (see its docs).
+//! * [`LineReader`] / [`read_events`] stream events without a lock;
+//!   [`ReverseLineReader`] reads newest first.
+//! * [`verify_path`] checks seq continuity, `prev` links and every hash in parallel.
+//! * [`spec`] loads and validates `.orchestration/active_intents.yaml`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod event;
+pub mod line;
+mod reader;
+pub mod spec;
+mod verify;
+mod writer;
+pub mod workspace;
+
+pub use error::{LedgerError, Result};
+pub use event::{kinds, Event, NewEvent};
+pub use reader::{read_events, Events, LineReader, RawLine, ReverseLineReader};
+pub use verify::{verify_bytes, verify_path, CorruptionInfo, VerifyReport};
+pub use workspace::{record_spec_snapshot, SpecSnapshot, Workspace};
+pub use writer::{
+    debris_path, mark_corrupt, marker_path, AppendOptions, Appended, Durability, Ledger,
+    LedgerOptions,
+};

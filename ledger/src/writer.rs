@@ -1,0 +1,573 @@
+//! The writer: [`Ledger`], its append protocol and torn-tail repair.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use uuid::Uuid;
+
+use crate::error::{LedgerError, Result};
+use crate::event::{kinds, NewEvent};
+use crate::line::{self, PreEncoded};
+use crate::verify;
+
+/// How hard an append works to reach stable storage before it returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `fdatasync` after every append call (one per batch). The default: an
+    /// acknowledged event survives a power cut.
+    #[default]
+    Always,
+    /// No sync per append; [`Ledger::sync`] (or dropping the ledger) syncs once.
+    /// For bulk imports that can redo their work after a crash.
+    Batch,
+    /// Never sync; the OS writes back when it likes. For benchmarks and scratch use.
+    Never,
+}
+
+impl Durability {
+    /// Parses `always`, `batch` or `never`.
+    pub fn parse(text: &str) -> Option<Durability> {
+        match text {
+            "always" => Some(Durability::Always),
+            "batch" => Some(Durability::Batch),
+            "never" => Some(Durability::Never),
+            _ => None,
+        }
+    }
+}
+
+/// Settings of a [`Ledger`] handle.
+#[derive(Debug, Clone)]
+pub struct LedgerOptions {
+    /// When to sync.
+    pub durability: Durability,
+    /// Largest accepted line, newline included. Events carry hashes and paths, not
+    /// file contents, so a few MiB is generous.
+    pub max_line_bytes: usize,
+}
+
+impl Default for LedgerOptions {
+    fn default() -> Self {
+        LedgerOptions {
+            durability: Durability::Always,
+            max_line_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
+
+/// Per-call options of [`Ledger::append_batch_with`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AppendOptions {
+    /// Optimistic concurrency: append only if the ledger still ends at this seq,
+    /// else fail with [`LedgerError::Conflict`].
+    pub expected_last_seq: Option<u64>,
+}
+
+/// What an append did with one event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Appended {
+    /// The event's seq (the original one for a duplicate).
+    pub seq: u64,
+    /// The event's id.
+    pub id: String,
+    /// True when the id was already in the ledger and nothing was written for it.
+    pub duplicate: bool,
+}
+
+/// Where a ledger ends, as seen under the lock.
+#[derive(Debug, Clone)]
+struct Tail {
+    /// Offset just past the last newline: where the next line goes.
+    end: u64,
+    /// Seq and `h` of the last complete line; `None` for an empty ledger.
+    last: Option<(u64, String)>,
+}
+
+/// An append-only, hash-chained ledger file: `.orchestration/agent_trace.jsonl`.
+///
+/// # Line format (version 1)
+///
+/// One JSON object per line, UTF-8, terminated by `\n`, fields in this fixed order:
+///
+/// ```text
+/// {"v":1,"seq":<n>,"ts":"<RFC 3339 UTC, µs>","id":"<uuid>","kind":"<kind>",
+///  "session":<string|null>,"source":"<producer>","data":{…},"prev":"<64 hex>","h":"<64 hex>"}
+/// ```
+///
+/// * `seq` starts at 1 and grows by exactly 1. Line 1 is always `ledger.genesis`.
+/// * `h` is the BLAKE3 hash (lowercase hex) of the exact bytes of the line before
+///   `,"h":"`. Because `,"h":"…"}` has a fixed length (72 bytes) verification finds
+///   it from the end of the line and never re-serializes JSON.
+/// * `prev` is the `h` of the previous line; the genesis line's `prev` is a random
+///   256-bit ledger id (also in its `data.ledger_id`).
+/// * `data` is a JSON object; strings are escaped by serde_json, so a line never
+///   contains a raw newline.
+///
+/// # Append protocol
+///
+/// Every append takes an exclusive advisory lock (`flock`) on the file, then:
+/// 1. repairs a *torn tail*: bytes after the last `\n` are the debris of a writer
+///    that died mid-write; they are appended to `<ledger>.debris` (synced), then the
+///    file is truncated to the last `\n`;
+/// 2. checks the last complete line (structure and hash) and refuses to write past a
+///    bad one ([`LedgerError::Corruption`]); if `intent verify` left a
+///    `<ledger>.corrupt` marker the whole ledger is verified first;
+/// 3. checks the optional expected last seq ([`LedgerError::Conflict`]);
+/// 4. skips events whose caller-supplied id is already present (idempotent retry,
+///    answered with the original seq);
+/// 5. writes all new lines with one positional `write`, syncs per [`Durability`],
+///    and unlocks.
+///
+/// Readers take no lock: they stop at an unterminated last line, which is exactly
+/// what a concurrent append looks like mid-write.
+///
+/// ```
+/// use intent_ledger::{Ledger, NewEvent, read_events};
+/// use serde_json::json;
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("agent_trace.jsonl");
+/// let mut ledger = Ledger::open(&path).unwrap();
+/// let done = ledger.append(NewEvent::new("lesson", "doc", json!({"text": "hi"}))).unwrap();
+/// assert_eq!(done.seq, 2); // seq 1 is the genesis line
+///
+/// let bytes = std::fs::read(&path).unwrap();
+/// let last = bytes[..bytes.len() - 1].rsplit(|&b| b == b'\n').next().unwrap();
+/// assert!(last.starts_with(br#"{"v":1,"seq":2,"ts":""#));
+/// let (hashed, suffix) = last.split_at(last.len() - 72);
+/// assert_eq!(&suffix[..6], br#","h":""#);
+/// assert_eq!(&suffix[6..70], blake3::hash(hashed).to_hex().as_bytes());
+///
+/// let events: Vec<_> = read_events(&path).unwrap().collect::<Result<_, _>>().unwrap();
+/// assert_eq!(events[1].data["text"], "hi");
+/// assert_eq!(events[1].prev, events[0].h);
+/// ```
+#[derive(Debug)]
+pub struct Ledger {
+    path: PathBuf,
+    file: File,
+    options: LedgerOptions,
+    unsynced: bool,
+}
+
+impl Ledger {
+    /// Opens (creating if needed) the ledger at `path` with default options. A new
+    /// or empty ledger gets its genesis line at once.
+    pub fn open(path: impl AsRef<Path>) -> Result<Ledger> {
+        Ledger::open_with(path, LedgerOptions::default())
+    }
+
+    /// Opens (creating if needed) the ledger at `path` with `options`.
+    pub fn open_with(path: impl AsRef<Path>, options: LedgerOptions) -> Result<Ledger> {
+        let path = path.as_ref().to_path_buf();
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| LedgerError::io(&path, e))?;
+        let mut ledger = Ledger {
+            path,
+            file,
+            options,
+            unsynced: false,
+        };
+        ledger.locked(|ledger| ledger.prepare_tail().map(|_| ()))?;
+        Ok(ledger)
+    }
+
+    /// Returns the ledger file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Returns the seq of the last complete line (repairing a torn tail first).
+    pub fn last_seq(&mut self) -> Result<u64> {
+        self.locked(|ledger| Ok(ledger.prepare_tail()?.last.map_or(0, |(seq, _)| seq)))
+    }
+
+    /// Appends one event; see [`Ledger::append_batch_with`].
+    pub fn append(&mut self, event: NewEvent) -> Result<Appended> {
+        let mut done = self.append_batch_with(vec![event], AppendOptions::default())?;
+        Ok(done.pop().expect("one result per event"))
+    }
+
+    /// Appends events as one group commit: one write, at most one sync.
+    pub fn append_batch(&mut self, events: Vec<NewEvent>) -> Result<Vec<Appended>> {
+        self.append_batch_with(events, AppendOptions::default())
+    }
+
+    /// Appends events as one group commit, with per-call options. Either every new
+    /// event is written or none is.
+    pub fn append_batch_with(
+        &mut self,
+        events: Vec<NewEvent>,
+        options: AppendOptions,
+    ) -> Result<Vec<Appended>> {
+        // Everything that can fail on bad input fails here, before the lock.
+        let mut pre = Vec::with_capacity(events.len());
+        for event in &events {
+            event.validate()?;
+            let id = event.id.unwrap_or_else(Uuid::now_v7).to_string();
+            let encoded = PreEncoded::new(event, id);
+            let len = encoded.max_line_len();
+            if len > self.options.max_line_bytes {
+                return Err(LedgerError::TooLarge {
+                    len,
+                    max: self.options.max_line_bytes,
+                });
+            }
+            pre.push((encoded, event.id.is_some()));
+        }
+        self.locked(|ledger| ledger.append_locked(pre, options))
+    }
+
+    /// Syncs pending writes of [`Durability::Batch`].
+    pub fn sync(&mut self) -> Result<()> {
+        if self.unsynced {
+            self.file
+                .sync_data()
+                .map_err(|e| LedgerError::io(&self.path, e))?;
+            self.unsynced = false;
+        }
+        Ok(())
+    }
+
+    fn locked<T>(&mut self, work: impl FnOnce(&mut Ledger) -> Result<T>) -> Result<T> {
+        self.file
+            .lock()
+            .map_err(|e| LedgerError::io(&self.path, e))?;
+        let result = work(self);
+        // Unlocking can only fail if the descriptor is gone; closing it unlocks too.
+        let _ = self.file.unlock();
+        result
+    }
+
+    fn append_locked(
+        &mut self,
+        pre: Vec<(PreEncoded, bool)>,
+        options: AppendOptions,
+    ) -> Result<Vec<Appended>> {
+        let tail = self.prepare_tail()?;
+        let (mut seq, mut prev) = tail.last.expect("prepare_tail writes a genesis line");
+        if let Some(expected) = options.expected_last_seq {
+            if expected != seq {
+                return Err(LedgerError::Conflict {
+                    expected,
+                    actual: seq,
+                });
+            }
+        }
+        let mut out = Vec::with_capacity(pre.iter().map(|(p, _)| p.max_line_len()).sum());
+        let mut results = Vec::with_capacity(pre.len());
+        let mut written_ids: Vec<(String, u64)> = Vec::new();
+        for (encoded, caller_id) in &pre {
+            if *caller_id {
+                let earlier = written_ids
+                    .iter()
+                    .find(|(id, _)| *id == encoded.id)
+                    .map(|(_, seq)| *seq);
+                let earlier = match earlier {
+                    Some(seq) => Some(seq),
+                    None => find_id(&self.path, &self.file, tail.end, &encoded.id)?,
+                };
+                if let Some(original) = earlier {
+                    results.push(Appended {
+                        seq: original,
+                        id: encoded.id.clone(),
+                        duplicate: true,
+                    });
+                    continue;
+                }
+            }
+            seq += 1;
+            prev = line::encode(&mut out, seq, encoded, &prev);
+            written_ids.push((encoded.id.clone(), seq));
+            results.push(Appended {
+                seq,
+                id: encoded.id.clone(),
+                duplicate: false,
+            });
+        }
+        if !out.is_empty() {
+            self.write_at(&out, tail.end)?;
+        }
+        Ok(results)
+    }
+
+    fn write_at(&mut self, bytes: &[u8], offset: u64) -> Result<()> {
+        self.file
+            .write_all_at(bytes, offset)
+            .map_err(|e| LedgerError::io(&self.path, e))?;
+        match self.options.durability {
+            Durability::Always => self
+                .file
+                .sync_data()
+                .map_err(|e| LedgerError::io(&self.path, e)),
+            Durability::Batch => {
+                self.unsynced = true;
+                Ok(())
+            }
+            Durability::Never => Ok(()),
+        }
+    }
+
+    /// Repairs a torn tail, refuses a corrupt last line, and writes the genesis line
+    /// into an empty ledger. Must run under the lock.
+    fn prepare_tail(&mut self) -> Result<Tail> {
+        let len = self
+            .file
+            .metadata()
+            .map_err(|e| LedgerError::io(&self.path, e))?
+            .len();
+        let scan = scan_tail(&self.path, &self.file, len, self.options.max_line_bytes)?;
+        if scan.end < len {
+            self.set_aside_debris(scan.end, len)?;
+        }
+        if marker_path(&self.path).exists() {
+            self.recheck_marked_corruption()?;
+        }
+        let last = match scan.last_line {
+            None => None,
+            Some(last_line) => {
+                let offset = scan.last_line_offset;
+                let bad = |reason: &str, seq: u64| LedgerError::Corruption {
+                    path: self.path.clone(),
+                    seq,
+                    offset,
+                    reason: reason.to_string(),
+                };
+                let view = line::inspect(&last_line).map_err(|reason| bad(reason, 0))?;
+                if !line::hash_matches(&view) {
+                    return Err(bad("h does not match the line's bytes", view.seq));
+                }
+                let h = String::from_utf8(view.h.to_vec()).expect("checked hex");
+                Some((view.seq, h))
+            }
+        };
+        let mut tail = Tail {
+            end: scan.end,
+            last,
+        };
+        if tail.last.is_none() {
+            tail = self.write_genesis()?;
+        }
+        Ok(tail)
+    }
+
+    fn write_genesis(&mut self) -> Result<Tail> {
+        let ledger_id = hex::encode(*Uuid::new_v4().as_bytes()) + &hex::encode(*Uuid::new_v4().as_bytes());
+        let event = NewEvent::new(
+            kinds::GENESIS,
+            "intent-ledger",
+            json!({
+                "ledger_id": ledger_id,
+                "format": line::FORMAT_VERSION,
+                "created_by": concat!("intent-ledger ", env!("CARGO_PKG_VERSION")),
+            }),
+        );
+        let pre = PreEncoded::new(&event, Uuid::now_v7().to_string());
+        let mut out = Vec::new();
+        let h = line::encode(&mut out, 1, &pre, &ledger_id);
+        self.file
+            .set_len(0)
+            .map_err(|e| LedgerError::io(&self.path, e))?;
+        self.file
+            .write_all_at(&out, 0)
+            .map_err(|e| LedgerError::io(&self.path, e))?;
+        // The genesis line is always synced: a ledger id must not change after use.
+        self.file
+            .sync_data()
+            .map_err(|e| LedgerError::io(&self.path, e))?;
+        Ok(Tail {
+            end: out.len() as u64,
+            last: Some((1, h)),
+        })
+    }
+
+    fn set_aside_debris(&mut self, end: u64, len: u64) -> Result<()> {
+        let mut debris = vec![0u8; (len - end) as usize];
+        self.file
+            .read_exact_at(&mut debris, end)
+            .map_err(|e| LedgerError::io(&self.path, e))?;
+        let debris_path = debris_path(&self.path);
+        let mut side = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&debris_path)
+            .map_err(|e| LedgerError::io(&debris_path, e))?;
+        let header = format!(
+            "# torn tail of {} bytes at offset {} set aside at {}\n",
+            debris.len(),
+            end,
+            line::format_ts(time::OffsetDateTime::now_utc())
+        );
+        side.write_all(header.as_bytes())
+            .and_then(|_| side.write_all(&debris))
+            .and_then(|_| side.write_all(b"\n"))
+            .and_then(|_| side.sync_data())
+            .map_err(|e| LedgerError::io(&debris_path, e))?;
+        self.file
+            .set_len(end)
+            .map_err(|e| LedgerError::io(&self.path, e))?;
+        self.file
+            .sync_data()
+            .map_err(|e| LedgerError::io(&self.path, e))
+    }
+
+    fn recheck_marked_corruption(&mut self) -> Result<()> {
+        let report = verify::verify_path(&self.path)?;
+        match report.corruption {
+            Some(bad) => Err(LedgerError::Corruption {
+                path: self.path.clone(),
+                seq: bad.seq,
+                offset: bad.offset,
+                reason: bad.reason,
+            }),
+            None => {
+                // Repaired by hand (e.g. restored from a copy): forget the marker.
+                let marker = marker_path(&self.path);
+                std::fs::remove_file(&marker).map_err(|e| LedgerError::io(&marker, e))
+            }
+        }
+    }
+}
+
+impl Drop for Ledger {
+    fn drop(&mut self) {
+        let _ = self.sync();
+    }
+}
+
+/// Path of the side file that keeps torn-tail debris.
+pub fn debris_path(ledger: &Path) -> PathBuf {
+    sibling(ledger, ".debris")
+}
+
+/// Path of the marker `intent verify` leaves when it finds corruption; while it
+/// exists, every append re-verifies the whole ledger first.
+pub fn marker_path(ledger: &Path) -> PathBuf {
+    sibling(ledger, ".corrupt")
+}
+
+fn sibling(ledger: &Path, suffix: &str) -> PathBuf {
+    let mut name = ledger.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    ledger.with_file_name(name)
+}
+
+/// Records a corruption found by a full verification so that appends refuse to write
+/// past it even though they only check the tail themselves.
+pub fn mark_corrupt(ledger: &Path, bad: &verify::CorruptionInfo) -> Result<()> {
+    let marker = marker_path(ledger);
+    let body = serde_json::to_vec_pretty(bad).expect("serialize marker");
+    std::fs::write(&marker, body).map_err(|e| LedgerError::io(&marker, e))
+}
+
+struct TailScan {
+    end: u64,
+    last_line: Option<Vec<u8>>,
+    last_line_offset: u64,
+}
+
+/// Reads backwards from `len` to find the last newline and the complete line before it.
+fn scan_tail(path: &Path, file: &File, len: u64, max_line: usize) -> Result<TailScan> {
+    const CHUNK: u64 = 64 * 1024;
+    // Bytes read so far, from `start` to `len`.
+    let mut start = len;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut end: Option<u64> = None;
+    loop {
+        if let Some(end) = end {
+            // Look for the newline before the last complete line.
+            let upto = (end - start) as usize - 1;
+            if let Some(i) = memchr::memrchr(b'\n', &buf[..upto]) {
+                let offset = start + i as u64 + 1;
+                return Ok(TailScan {
+                    end,
+                    last_line: Some(buf[i + 1..upto].to_vec()),
+                    last_line_offset: offset,
+                });
+            }
+            if start == 0 {
+                return Ok(TailScan {
+                    end,
+                    last_line: Some(buf[..upto].to_vec()),
+                    last_line_offset: 0,
+                });
+            }
+            if end - start > max_line as u64 + CHUNK {
+                return Err(LedgerError::Corruption {
+                    path: path.to_path_buf(),
+                    seq: 0,
+                    offset: start,
+                    reason: format!("last line is longer than {max_line} bytes"),
+                });
+            }
+        } else if start == 0 {
+            return Ok(TailScan {
+                end: 0,
+                last_line: None,
+                last_line_offset: 0,
+            });
+        }
+        let read_from = start.saturating_sub(CHUNK);
+        let mut chunk = vec![0u8; (start - read_from) as usize];
+        file.read_exact_at(&mut chunk, read_from)
+            .map_err(|e| LedgerError::io(path, e))?;
+        if end.is_none() {
+            if let Some(i) = memchr::memrchr(b'\n', &chunk) {
+                end = Some(read_from + i as u64 + 1);
+            }
+        }
+        chunk.extend_from_slice(&buf);
+        buf = chunk;
+        start = read_from;
+    }
+}
+
+/// Looks for an event with envelope id `id` in `[0, end)`, newest first, because
+/// retries follow their original closely. `end` is a line boundary.
+fn find_id(path: &Path, file: &File, end: u64, id: &str) -> Result<Option<u64>> {
+    let needle = format!(r#","id":"{id}","#);
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let mut chunk_len: u64 = 4 * 1024 * 1024;
+    let mut hi = end;
+    let mut buf = Vec::new();
+    while hi > 0 {
+        let lo = hi.saturating_sub(chunk_len);
+        buf.resize((hi - lo) as usize, 0);
+        file.read_exact_at(&mut buf, lo)
+            .map_err(|e| LedgerError::io(path, e))?;
+        // Only whole lines: the partial first line belongs to the next (earlier) chunk.
+        let skip = if lo == 0 {
+            0
+        } else {
+            match memchr::memchr(b'\n', &buf) {
+                Some(i) => i + 1,
+                None => {
+                    chunk_len *= 2;
+                    continue;
+                }
+            }
+        };
+        let region = &buf[skip..];
+        for pos in finder.find_iter(region) {
+            let line_start = memchr::memrchr(b'\n', &region[..pos]).map_or(0, |i| i + 1);
+            let line_end = memchr::memchr(b'\n', &region[pos..]).map_or(region.len(), |i| pos + i);
+            let candidate = &region[line_start..line_end];
+            // A match inside `data` is not the envelope id.
+            if line::envelope_id(candidate) == Some(id.as_bytes()) {
+                if let Ok(view) = line::inspect(candidate) {
+                    return Ok(Some(view.seq));
+                }
+            }
+        }
+        hi = lo + skip as u64;
+    }
+    Ok(None)
+}
