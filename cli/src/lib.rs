@@ -1,2 +1,70 @@
-//! x
-pub fn run() -> i32 { 0 }
+//! The `intent` command. `main.rs` only calls [`run`]; every command is a module
+//! under [`commands`] that turns a validated [`config::Config`] into output, with the
+//! work itself done by the library crates.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod commands;
+pub mod config;
+pub mod exit;
+
+use clap::{Parser, Subcommand};
+
+/// Command-line arguments as clap parses them (stage one of two; see [`config`]).
+#[derive(Debug, Parser)]
+#[command(
+    name = "intent",
+    version,
+    about = "Intent Ledger: know what an AI agent changed, under which requirement, and why.",
+    long_about = None,
+)]
+pub struct Cli {
+    /// Global options.
+    #[command(flatten)]
+    pub global: config::GlobalArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create .orchestration/ with example specs and an empty ledger.
+    Init(commands::init::InitArgs),
+    /// Check .orchestration/active_intents.yaml and record a snapshot of it.
+    Validate(commands::validate::ValidateArgs),
+    /// Append events (one JSON object, or JSON Lines) from stdin.
+    Append(commands::append::AppendArgs),
+    /// Print events, optionally filtered.
+    Log(commands::log::LogArgs),
+    /// Check the whole ledger: seq continuity, prev links and every hash.
+    Verify(commands::verify::VerifyArgs),
+    /// Run a scripted tour of every feature in a temporary workspace.
+    Demo(commands::demo::DemoArgs),
+}
+
+/// Parses the process arguments, runs the command and returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr (2).
+            let _ = err.print();
+            return err.exit_code();
+        }
+    };
+    let json = cli.global.json;
+    let result = config::Config::from_args(&cli.global).and_then(|config| match cli.command {
+        Command::Init(args) => commands::init::run(&config, args),
+        Command::Validate(args) => commands::validate::run(&config, args),
+        Command::Append(args) => commands::append::run(&config, args),
+        Command::Log(args) => commands::log::run(&config, args),
+        Command::Verify(args) => commands::verify::run(&config, args),
+        Command::Demo(args) => commands::demo::run(&config, args),
+    });
+    match result {
+        Ok(code) => code as i32,
+        Err(err) => exit::report(&err, json) as i32,
+    }
+}

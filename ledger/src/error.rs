@@ -59,12 +59,12 @@ pub enum LedgerError {
         path: PathBuf,
     },
     /// An event handed to `append` is not acceptable; nothing was written.
-    #[error("invalid event: {0}")]
+    #[error("invalid event: {0}; nothing was written")]
     InvalidEvent(String),
     /// An event line would exceed the configured size limit; nothing was written.
     #[error(
         "event of {len} bytes exceeds the limit of {max} bytes; record hashes and \
-         paths, not content"
+         paths, not content; nothing was written"
     )]
     TooLarge {
         /// Size of the encoded line.

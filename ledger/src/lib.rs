@@ -16,8 +16,8 @@ pub mod line;
 mod reader;
 pub mod spec;
 mod verify;
-mod writer;
 pub mod workspace;
+mod writer;
 
 pub use error::{LedgerError, Result};
 pub use event::{kinds, Event, NewEvent};

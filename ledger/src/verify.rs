@@ -94,7 +94,8 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
             let reason = if *first_seq != expected {
                 Some(format!("seq {first_seq} where {expected} was expected"))
             } else if let Some(prev) = &prev_h {
-                (first_prev != prev).then(|| "prev does not match the previous line's h".to_string())
+                (first_prev != prev)
+                    .then(|| "prev does not match the previous line's h".to_string())
             } else {
                 report.ledger_id = Some(String::from_utf8_lossy(first_prev).into_owned());
                 None
@@ -175,7 +176,11 @@ fn verify_chunk(offset: u64, slice: &[u8]) -> Chunk {
         };
         if let Some((last_seq, last_h)) = &chunk.last {
             let reason = if view.seq != last_seq + 1 {
-                Some(format!("seq {} where {} was expected", view.seq, last_seq + 1))
+                Some(format!(
+                    "seq {} where {} was expected",
+                    view.seq,
+                    last_seq + 1
+                ))
             } else if view.prev != last_h.as_slice() {
                 Some("prev does not match the previous line's h".to_string())
             } else {

@@ -360,7 +360,8 @@ impl Ledger {
     }
 
     fn write_genesis(&mut self) -> Result<Tail> {
-        let ledger_id = hex::encode(*Uuid::new_v4().as_bytes()) + &hex::encode(*Uuid::new_v4().as_bytes());
+        let ledger_id =
+            hex::encode(*Uuid::new_v4().as_bytes()) + &hex::encode(*Uuid::new_v4().as_bytes());
         let event = NewEvent::new(
             kinds::GENESIS,
             "intent-ledger",

@@ -30,7 +30,10 @@ fn appends_continue_seq_and_chain_across_handles() {
     assert_eq!(done.seq, 5);
     assert!(!done.duplicate);
     let events: Vec<_> = read_events(&path).unwrap().map(Result::unwrap).collect();
-    assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+    assert_eq!(
+        events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5]
+    );
     for pair in events.windows(2) {
         assert_eq!(pair[1].prev, pair[0].h);
     }
@@ -76,7 +79,13 @@ fn expected_seq_mismatch_is_a_typed_conflict_and_writes_nothing() {
         )
         .unwrap_err();
     assert!(
-        matches!(err, LedgerError::Conflict { expected: 3, actual: 4 }),
+        matches!(
+            err,
+            LedgerError::Conflict {
+                expected: 3,
+                actual: 4
+            }
+        ),
         "{err:?}"
     );
     assert_eq!(verify_path(&path).unwrap().last_seq, 4);
@@ -91,7 +100,11 @@ fn retrying_an_event_id_returns_the_original_seq() {
         .append(NewEvent::new("trace", "test", json!({"n": 1})).with_id(id))
         .unwrap();
     ledger
-        .append_batch((0..10).map(|i| NewEvent::new("lesson", "t", json!({ "i": i }))).collect())
+        .append_batch(
+            (0..10)
+                .map(|i| NewEvent::new("lesson", "t", json!({ "i": i })))
+                .collect(),
+        )
         .unwrap();
     let again = ledger
         .append(NewEvent::new("trace", "test", json!({"n": 1})).with_id(id))
@@ -118,7 +131,11 @@ fn an_id_mentioned_inside_data_is_not_a_duplicate() {
     let id = Uuid::now_v7();
     // A nested object serializes `"id":"…"` the same way the envelope does.
     ledger
-        .append(NewEvent::new("lesson", "t", json!({"ref": {"x": 1, "id": id.to_string(), "y": 2}})))
+        .append(NewEvent::new(
+            "lesson",
+            "t",
+            json!({"ref": {"x": 1, "id": id.to_string(), "y": 2}}),
+        ))
         .unwrap();
     let done = ledger
         .append(NewEvent::new("lesson", "t", json!({})).with_id(id))
@@ -160,9 +177,16 @@ fn an_oversized_event_is_refused_with_the_limit() {
     )
     .unwrap();
     let err = ledger
-        .append(NewEvent::new("lesson", "t", json!({"text": "x".repeat(2000)})))
+        .append(NewEvent::new(
+            "lesson",
+            "t",
+            json!({"text": "x".repeat(2000)}),
+        ))
         .unwrap_err();
-    assert!(matches!(err, LedgerError::TooLarge { max: 1024, .. }), "{err:?}");
+    assert!(
+        matches!(err, LedgerError::TooLarge { max: 1024, .. }),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("not content"));
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
@@ -180,10 +204,15 @@ fn durability_batch_syncs_on_request() {
     )
     .unwrap();
     for i in 0..10 {
-        ledger.append(NewEvent::new("lesson", "t", json!({ "i": i }))).unwrap();
+        ledger
+            .append(NewEvent::new("lesson", "t", json!({ "i": i })))
+            .unwrap();
     }
     ledger.sync().unwrap();
     assert_eq!(verify_path(&path).unwrap().last_seq, 11);
-    assert_eq!(intent_ledger::Durability::parse("batch"), Some(intent_ledger::Durability::Batch));
+    assert_eq!(
+        intent_ledger::Durability::parse("batch"),
+        Some(intent_ledger::Durability::Batch)
+    );
     assert_eq!(intent_ledger::Durability::parse("sometimes"), None);
 }

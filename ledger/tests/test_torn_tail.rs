@@ -25,7 +25,11 @@ fn truncation_at_every_offset_reads_a_prefix_and_repairs_on_append() {
         assert_eq!(read.len(), complete, "cut at {cut}");
         let report = verify_path(&work).unwrap();
         assert!(report.is_intact(), "cut at {cut}: {report:?}");
-        let prefix_end = if complete == 0 { 0 } else { line_ends[complete - 1] };
+        let prefix_end = if complete == 0 {
+            0
+        } else {
+            line_ends[complete - 1]
+        };
         assert_eq!(report.torn_tail_bytes as usize, cut - prefix_end);
 
         let mut ledger = fast_ledger(&work);
@@ -33,10 +37,17 @@ fn truncation_at_every_offset_reads_a_prefix_and_repairs_on_append() {
             .append(NewEvent::new("lesson", "test", json!({"after_cut": cut})))
             .unwrap();
         // An empty ledger gets a fresh genesis line first.
-        let expected_seq = if complete == 0 { 2 } else { complete as u64 + 1 };
+        let expected_seq = if complete == 0 {
+            2
+        } else {
+            complete as u64 + 1
+        };
         assert_eq!(done.seq, expected_seq, "cut at {cut}");
         let report = verify_path(&work).unwrap();
-        assert!(report.is_intact() && report.torn_tail_bytes == 0, "cut at {cut}");
+        assert!(
+            report.is_intact() && report.torn_tail_bytes == 0,
+            "cut at {cut}"
+        );
         if complete > 0 {
             let bytes = std::fs::read(&work).unwrap();
             assert_eq!(&bytes[..prefix_end], &full[..prefix_end]);

@@ -60,13 +60,23 @@ fn append_refuses_to_write_past_corruption_found_by_verify() {
         }
         other => panic!("expected corruption, got {other:?}"),
     }
-    assert_eq!(std::fs::read(&path).unwrap(), before, "nothing written, nothing truncated");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "nothing written, nothing truncated"
+    );
 
     // Restoring the byte (as restoring from a copy would) lifts the refusal.
     bytes[starts[10] + 40] ^= 0x01;
     std::fs::write(&path, &bytes).unwrap();
     let mut ledger = fast_ledger(&path);
-    assert_eq!(ledger.append(NewEvent::new("lesson", "t", json!({}))).unwrap().seq, 51);
+    assert_eq!(
+        ledger
+            .append(NewEvent::new("lesson", "t", json!({})))
+            .unwrap()
+            .seq,
+        51
+    );
     assert!(!marker_path(&path).exists());
 }
 
@@ -78,7 +88,10 @@ fn a_corrupt_last_line_is_refused_not_truncated() {
     bytes[starts[9] + 50] ^= 0x02;
     std::fs::write(&path, &bytes).unwrap();
     let err = intent_ledger::Ledger::open(&path).unwrap_err();
-    assert!(matches!(err, LedgerError::Corruption { seq: 10, .. }), "{err:?}");
+    assert!(
+        matches!(err, LedgerError::Corruption { seq: 10, .. }),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("intent verify"));
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 }

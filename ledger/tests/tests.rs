@@ -29,7 +29,13 @@ pub fn ledger_with(n: usize) -> (tempfile::TempDir, PathBuf) {
     let path = dir.path().join("agent_trace.jsonl");
     let mut ledger = fast_ledger(&path);
     let events = (0..n)
-        .map(|i| NewEvent::new("lesson", "test", json!({"text": format!("event {i}"), "i": i})))
+        .map(|i| {
+            NewEvent::new(
+                "lesson",
+                "test",
+                json!({"text": format!("event {i}"), "i": i}),
+            )
+        })
         .collect();
     ledger.append_batch(events).unwrap();
     (dir, path)

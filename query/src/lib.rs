@@ -1,6 +1,8 @@
 //! Projections rebuilt from the Intent Ledger event log, and the queries over them.
 //!
-//! Placeholder until the query-engine issue lands: today it offers the one
-//! projection the CLI needs, event filtering for `intent log`.
+//! Today this crate holds the event filter behind `intent log`; the state, block
+//! lineage and search projections arrive with the query-engine issue.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod log;

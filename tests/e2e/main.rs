@@ -1,1 +1,25 @@
+//! Workspace-level end-to-end tests: they run the real `intent` binary as separate
+//! processes against real files. One test binary; topics are modules.
 
+mod common;
+mod test_append_input;
+mod test_cli;
+mod test_concurrency;
+mod test_crash;
+
+#[test]
+fn every_test_file_is_registered() {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/e2e");
+    let main = std::fs::read_to_string(here.join("main.rs")).unwrap();
+    for entry in std::fs::read_dir(&here).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(module) = name.strip_suffix(".rs") {
+            if module != "main" {
+                assert!(
+                    main.contains(&format!("mod {module};")),
+                    "tests/e2e/{name} is not registered in tests/e2e/main.rs"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! `intent demo`: a scripted tour of everything that exists, in a temporary workspace.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use intent_ledger::spec::{validate, SpecDocument};
+use intent_ledger::{
+    debris_path, read_events, record_spec_snapshot, verify_bytes, verify_path, Ledger, NewEvent,
+    SpecSnapshot, Workspace,
+};
+use serde_json::json;
+
+use crate::config::Config;
+use crate::exit;
+
+/// Arguments of `intent demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Build the demo workspace here (must not exist yet) instead of a temp dir.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// The specs the demo writes: three intents, one of them with a deliberate warning.
+const DEMO_SPECS: &str = r#"# Demo specs written by `intent demo`.
+active_intents:
+  - id: INT-001
+    name: JWT authentication
+    description: Replace session cookies with signed JWTs.
+    status: IN_PROGRESS
+    owner: alice
+    created_at: 2026-11-01T09:00:00Z
+    updated_at: 2026-11-20T16:30:00Z
+    owned_scope: ["src/auth/**", "tests/auth/**"]
+    constraints:
+      - Tokens expire after 15 minutes.
+      - No new runtime dependencies.
+    acceptance_criteria:
+      - verify() rejects expired and tampered tokens.
+  - id: INT-002
+    name: Rate limiting
+    description: Limit login attempts per IP.
+    status: IN_PROGRESS
+    owned_scope: ["src/auth/limits/**"]   # overlaps INT-001: a deliberate warning
+    constraints: [At most 5 attempts per minute.]
+    acceptance_criteria: [A 6th attempt within a minute gets HTTP 429.]
+    dependencies: [INT-001]
+  - id: INT-003
+    name: Audit log export
+    status: DRAFT
+    owned_scope: ["src/audit/**"]
+    constraints: []
+    acceptance_criteria: [Exports are valid JSON Lines.]
+"#;
+
+/// Runs the tour and prints what happens in plain words.
+pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
+    let root = match args.dir {
+        Some(dir) => {
+            anyhow::ensure!(
+                !dir.exists(),
+                "--dir {} already exists; pick a new path",
+                dir.display()
+            );
+            std::fs::create_dir_all(&dir)?;
+            dir.canonicalize()?
+        }
+        None => tempfile::Builder::new()
+            .prefix("intent-demo-")
+            .tempdir()
+            .context("cannot create a temporary directory")?
+            .keep(),
+    };
+    let workspace = Workspace::at(&root);
+    let ledger_path = workspace.ledger_path();
+
+    step("1. Initialize a workspace");
+    for path in workspace.init()? {
+        say(&format!("created {path}"));
+    }
+
+    step("2. Write intent specs (with one deliberate warning) and validate them");
+    std::fs::write(workspace.specs_path(), DEMO_SPECS)?;
+    let doc = SpecDocument::load(&workspace.specs_path())?;
+    let diagnostics = validate(&doc.file);
+    for d in &diagnostics {
+        say(&d.to_string());
+    }
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    say(&format!(
+        "{} intents, {errors} errors, {} warnings",
+        doc.file.active_intents.len(),
+        diagnostics.len() - errors
+    ));
+    let mut ledger = Ledger::open(&ledger_path)?;
+    if let SpecSnapshot::Recorded(done) = record_spec_snapshot(&mut ledger, &doc, "demo")? {
+        say(&format!(
+            "the specs changed, so an intent.spec snapshot went into the ledger at seq {}",
+            done.seq
+        ));
+    }
+
+    step("3. Append the events of a short agent session (one group commit)");
+    let session = "demo-session-1";
+    let events = vec![
+        NewEvent::new("session.start", "demo", json!({"front_end": "claude-code", "model": "anthropic/claude-sonnet-4-5"})),
+        NewEvent::new("prompt", "demo", json!({"text": "Add token expiry to verify()"})),
+        NewEvent::new("intent.selected", "demo", json!({"intent_id": "INT-001"})),
+        NewEvent::new("tool.pre", "demo", json!({"intent_id": "INT-001", "tool": "Write", "path": "src/auth/jwt.ts", "decision": "allow"})),
+        NewEvent::new("trace", "demo", json!({"intent_id": "INT-001", "path": "src/auth/jwt.ts", "mutation_class": "INTENT_EVOLUTION", "after_sha256": "sha256:9f2c…"})),
+        NewEvent::new("tool.pre", "demo", json!({"intent_id": "INT-001", "tool": "Write", "path": "src/billing/invoice.ts", "decision": "deny", "reason": "scope_violation"})),
+        NewEvent::new("lesson", "demo", json!({"intent_id": "INT-001", "text": "src/billing is outside INT-001; ask for a new intent"})),
+    ]
+    .into_iter()
+    .map(|e| e.with_session(session))
+    .collect();
+    let done = ledger.append_batch(events)?;
+    say(&format!(
+        "appended seq {}..={} with one write and one fsync",
+        done[0].seq,
+        done[done.len() - 1].seq
+    ));
+
+    step("4. Read the log back (`intent log`)");
+    for event in read_events(&ledger_path)? {
+        say(&super::log::render(&event?));
+    }
+
+    step("5. Verify the hash chain (`intent verify`)");
+    let report = verify_path(&ledger_path)?;
+    say(&format!(
+        "intact: {} ({} events, last seq {})",
+        report.is_intact(),
+        report.events,
+        report.last_seq
+    ));
+
+    step("6. A writer dies mid-append: its half line is a torn tail");
+    drop(ledger);
+    let half = br#"{"v":1,"seq":12,"ts":"2026-11-22T10:00:00.000000Z","id":"0193"#;
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&ledger_path)?;
+    std::io::Write::write_all(&mut file, half)?;
+    drop(file);
+    let report = verify_path(&ledger_path)?;
+    say(&format!(
+        "verify: still intact ({} events); {} bytes of debris after the last newline, which readers ignore",
+        report.events, report.torn_tail_bytes
+    ));
+    let mut ledger = Ledger::open(&ledger_path)?;
+    let done = ledger.append(
+        NewEvent::new(
+            "lesson",
+            "demo",
+            json!({"text": "the ledger survives a crash"}),
+        )
+        .with_session(session),
+    )?;
+    say(&format!(
+        "the next append set the debris aside in {} and wrote seq {}",
+        debris_path(&ledger_path)
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy(),
+        done.seq
+    ));
+    let report = verify_path(&ledger_path)?;
+    say(&format!(
+        "verify: intact {}, {} events, no torn tail: {}",
+        report.is_intact(),
+        report.events,
+        report.torn_tail_bytes == 0
+    ));
+
+    step("7. Someone edits a line in the middle: verification names the seq");
+    let mut tampered = std::fs::read(&ledger_path)?;
+    let needle = b"src/auth/jwt.ts";
+    if let Some(pos) = tampered.windows(needle.len()).position(|w| w == needle) {
+        tampered[pos] = b'S';
+    }
+    let report = verify_bytes(&tampered);
+    if let Some(bad) = report.corruption {
+        say(&format!(
+            "on a tampered copy: corrupt at seq {} (byte offset {}): {}",
+            bad.seq, bad.offset, bad.reason
+        ));
+    }
+    say("(the demo workspace itself is untouched)");
+
+    step("Done");
+    say(&format!("the workspace is {}", root.display()));
+    say(&format!(
+        "explore it: intent --workspace {} log",
+        root.display()
+    ));
+    Ok(exit::OK)
+}
+
+fn step(title: &str) {
+    println!("\n== {title}");
+}
+
+fn say(text: &str) {
+    println!("   {text}");
+}

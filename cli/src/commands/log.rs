@@ -1,0 +1,121 @@
+//! `intent log`: print events, filtered.
+
+use std::io::Write;
+
+use anyhow::Context;
+use clap::Args;
+use intent_ledger::Event;
+use intent_query::log::{parse_since, LogFilter};
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use crate::config::Config;
+use crate::exit;
+
+/// Arguments of `intent log`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Only these kinds (repeatable, or comma-separated); `tool.*` keeps a family.
+    #[arg(long, value_delimiter = ',')]
+    pub kind: Vec<String>,
+    /// Only events about these intents (data.intent_id).
+    #[arg(long, value_delimiter = ',')]
+    pub intent: Vec<String>,
+    /// Only events of these sessions.
+    #[arg(long, value_delimiter = ',')]
+    pub session: Vec<String>,
+    /// Only events at or after: RFC 3339 time, a date, or an age like 30m, 2h, 7d.
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only the newest N matching events.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+/// Prints matching events oldest first; `--json` prints the lines exactly as stored.
+pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
+    let since = args
+        .since
+        .as_deref()
+        .map(|text| parse_since(text, OffsetDateTime::now_utc()))
+        .transpose()?;
+    let filter = LogFilter {
+        kinds: args.kind,
+        intents: args.intent,
+        sessions: args.session,
+        since,
+        limit: args.limit,
+    };
+    let path = config.workspace.ledger_path();
+    if !path.exists() {
+        anyhow::bail!(
+            "no ledger at {}; run `intent init` first or pass --workspace DIR",
+            path.display()
+        );
+    }
+    let events = filter.run(&path)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (event, line) in &events {
+        let written = if config.json() {
+            out.write_all(line).and_then(|_| out.write_all(b"\n"))
+        } else {
+            writeln!(out, "{}", render(event))
+        };
+        // A closed pipe (`intent log | head`) is not an error.
+        if let Err(err) = written {
+            if err.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(exit::OK);
+            }
+            return Err(err).context("cannot write to stdout");
+        }
+    }
+    Ok(exit::OK)
+}
+
+/// One line per event: seq, time, kind, session, and the data's short fields.
+pub fn render(event: &Event) -> String {
+    let ts = event.ts.get(..19).unwrap_or(&event.ts).replace('T', " ");
+    let session = event.session.as_deref().map_or("-".to_string(), short);
+    format!(
+        "{:>6}  {}  {:<16} {:<10} {}",
+        event.seq,
+        ts,
+        event.kind,
+        session,
+        summarize(&event.data)
+    )
+}
+
+fn short(text: &str) -> String {
+    if text.chars().count() > 10 {
+        text.chars().take(9).collect::<String>() + "…"
+    } else {
+        text.to_string()
+    }
+}
+
+/// Renders scalar fields as `key=value`, nested ones as `key={…}`, within ~100 chars.
+fn summarize(data: &Value) -> String {
+    let Some(map) = data.as_object() else {
+        return data.to_string();
+    };
+    let mut parts = Vec::new();
+    for (key, value) in map {
+        let rendered = match value {
+            Value::String(s) if s.chars().count() > 48 => {
+                format!("{key}={:?}", s.chars().take(45).collect::<String>() + "…")
+            }
+            Value::String(s) => format!("{key}={s:?}"),
+            Value::Object(_) => format!("{key}={{…}}"),
+            Value::Array(items) => format!("{key}=[{}]", items.len()),
+            other => format!("{key}={other}"),
+        };
+        parts.push(rendered);
+    }
+    let mut line = parts.join(" ");
+    if line.chars().count() > 110 {
+        line = line.chars().take(109).collect::<String>() + "…";
+    }
+    line
+}

@@ -1,0 +1,8 @@
+//! One module per subcommand: its arguments and its `run`.
+
+pub mod append;
+pub mod demo;
+pub mod init;
+pub mod log;
+pub mod validate;
+pub mod verify;

@@ -1,0 +1,50 @@
+//! Stable exit codes and error reporting.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | success |
+//! | 1 | error (bad input, invalid specs, I/O) |
+//! | 2 | usage error (unknown flag, missing argument) |
+//! | 3 | the ledger is corrupt |
+//! | 4 | concurrency: expected-seq conflict or lock held |
+
+use intent_ledger::LedgerError;
+
+/// Success.
+pub const OK: u8 = 0;
+/// Any error not listed below.
+pub const ERROR: u8 = 1;
+/// Usage error, as clap reports it.
+pub const USAGE: u8 = 2;
+/// The ledger failed verification.
+pub const CORRUPTION: u8 = 3;
+/// Another writer won an optimistic-concurrency race, or holds the lock.
+pub const CONFLICT: u8 = 4;
+
+/// Returns the exit code for an error.
+pub fn code_for(err: &anyhow::Error) -> u8 {
+    match err.downcast_ref::<LedgerError>() {
+        Some(LedgerError::Corruption { .. }) => CORRUPTION,
+        Some(LedgerError::Conflict { .. } | LedgerError::Locked { .. }) => CONFLICT,
+        _ => ERROR,
+    }
+}
+
+/// Prints `err` to stderr (as JSON when asked) and returns its exit code.
+pub fn report(err: &anyhow::Error, json: bool) -> u8 {
+    let code = code_for(err);
+    if json {
+        let kind = match code {
+            CORRUPTION => "corruption",
+            CONFLICT => "conflict",
+            _ => "error",
+        };
+        let body = serde_json::json!({
+            "error": { "kind": kind, "message": format!("{err:#}"), "exit_code": code }
+        });
+        eprintln!("{body}");
+    } else {
+        eprintln!("intent: error: {err:#}");
+    }
+    code
+}

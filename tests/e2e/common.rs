@@ -1,0 +1,113 @@
+//! The test environment: a temp workspace and a way to run `intent` in it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use intent_ledger::{read_events, Event};
+
+/// Path of the `intent` binary Cargo built for these tests.
+pub fn intent_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_intent")
+}
+
+/// A fresh, initialized workspace in a temp dir.
+pub struct TestWorkspace {
+    dir: tempfile::TempDir,
+}
+
+impl TestWorkspace {
+    /// Creates a temp dir and runs `intent init` in it.
+    pub fn new() -> TestWorkspace {
+        let ws = TestWorkspace::empty();
+        let out = ws.run(&["init"], None);
+        assert!(out.status.success(), "init failed: {}", stderr(&out));
+        ws
+    }
+
+    /// Creates a temp dir without initializing it.
+    pub fn empty() -> TestWorkspace {
+        TestWorkspace {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// Returns the workspace root.
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Returns the ledger path.
+    pub fn ledger(&self) -> PathBuf {
+        self.root().join(".orchestration/agent_trace.jsonl")
+    }
+
+    /// Builds a command for `intent --workspace <root> args…`.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(intent_bin());
+        cmd.arg("--workspace").arg(self.root()).args(args);
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    /// Runs `intent` with `stdin` and waits for it.
+    pub fn run(&self, args: &[&str], stdin: Option<&[u8]>) -> Output {
+        let mut child = self.command(args).spawn().expect("spawn intent");
+        let mut pipe = child.stdin.take().unwrap();
+        if let Some(bytes) = stdin {
+            // The child may exit early on bad input; a broken pipe is fine then.
+            let _ = pipe.write_all(bytes);
+        }
+        drop(pipe);
+        child.wait_with_output().unwrap()
+    }
+
+    /// Returns every event in the ledger.
+    pub fn events(&self) -> Vec<Event> {
+        read_events(self.ledger())
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+}
+
+/// Returns stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Returns stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A small deterministic PRNG (xorshift64*) so failures can be replayed from the seed.
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeds from the clock unless `INTENT_TEST_SEED` is set; prints the seed.
+    pub fn from_env() -> Rng {
+        let seed = std::env::var("INTENT_TEST_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_nanos() as u64
+                    | 1
+            });
+        eprintln!("random seed: INTENT_TEST_SEED={seed}");
+        Rng(seed)
+    }
+
+    /// Returns a number in `lo..hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        lo + self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % (hi - lo)
+    }
+}

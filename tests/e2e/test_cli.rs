@@ -1,0 +1,255 @@
+//! The CLI's commands, run as a user would.
+
+use crate::common::{intent_bin, stderr, stdout, TestWorkspace};
+
+const EXAMPLE_FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../ledger/tests/fixtures/specs"
+);
+
+#[test]
+fn init_creates_the_layout_and_never_overwrites_specs() {
+    let ws = TestWorkspace::empty();
+    let out = ws.run(&["init"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let orch = ws.root().join(".orchestration");
+    for file in ["active_intents.yaml", "agent_trace.jsonl", ".gitignore"] {
+        assert!(orch.join(file).is_file(), "{file} missing");
+    }
+    assert!(std::fs::read_to_string(orch.join(".gitignore"))
+        .unwrap()
+        .contains(".cache/"));
+    let events = ws.events();
+    assert_eq!(events[0].kind, "ledger.genesis");
+    assert_eq!(
+        events[1].kind, "intent.spec",
+        "the example specs are snapshotted"
+    );
+
+    std::fs::write(
+        orch.join("active_intents.yaml"),
+        "active_intents: []\n# mine\n",
+    )
+    .unwrap();
+    let out = ws.run(&["--json", "init"], None);
+    assert!(out.status.success());
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["created"], serde_json::json!([]));
+    assert_eq!(
+        std::fs::read_to_string(orch.join("active_intents.yaml")).unwrap(),
+        "active_intents: []\n# mine\n"
+    );
+}
+
+#[test]
+fn the_workspace_is_found_by_walking_up() {
+    let ws = TestWorkspace::new();
+    let deep = ws.root().join("src/a/b");
+    std::fs::create_dir_all(&deep).unwrap();
+    let out = std::process::Command::new(intent_bin())
+        .args(["--json", "log", "--limit", "1"])
+        .current_dir(&deep)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["kind"], "intent.spec");
+}
+
+#[test]
+fn commands_outside_a_workspace_say_to_run_init() {
+    let ws = TestWorkspace::empty();
+    for args in [&["log"][..], &["verify"], &["append"]] {
+        let out = ws.run(args, Some(br#"{"kind":"lesson"}"#));
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains("intent init"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn validate_reports_and_snapshots_only_changed_valid_specs() {
+    let ws = TestWorkspace::new();
+    let specs = ws.root().join(".orchestration/active_intents.yaml");
+    std::fs::copy(format!("{EXAMPLE_FIXTURE}/well_formed.yaml"), &specs).unwrap();
+    let out = ws.run(&["--json", "validate"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["errors"], 0);
+    assert_eq!(body["snapshot"]["recorded"], true);
+    let seq = body["snapshot"]["seq"].clone();
+
+    // Same content: no new snapshot.
+    let out = ws.run(&["--json", "validate"], None);
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        body["snapshot"],
+        serde_json::json!({"seq": seq, "recorded": false})
+    );
+
+    // Errors: exit 1, nothing recorded.
+    std::fs::write(
+        &specs,
+        "active_intents:\n  - id: INT-1\n    status: SOMEDAY\n    owned_scope: []\n",
+    )
+    .unwrap();
+    let before = ws.events().len();
+    let out = ws.run(&["validate"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    for code in ["invalid_id", "unknown_status", "empty_scope"] {
+        assert!(text.contains(code), "{code} missing from:\n{text}");
+    }
+    assert_eq!(ws.events().len(), before);
+
+    // Broken YAML: line and column.
+    std::fs::write(
+        &specs,
+        "active_intents:\n  - id: INT-001\n    name: [unclosed\n",
+    )
+    .unwrap();
+    let out = ws.run(&["validate"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("yaml_syntax"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("line "), "{}", stdout(&out));
+}
+
+#[test]
+fn log_filters_and_json_prints_lines_as_stored() {
+    let ws = TestWorkspace::new();
+    let input = concat!(
+        r#"{"kind":"tool.pre","session":"s1","data":{"intent_id":"INT-001","decision":"allow"}}"#,
+        "\n",
+        r#"{"kind":"trace","session":"s1","data":{"intent_id":"INT-001","path":"src/a.ts"}}"#,
+        "\n",
+        r#"{"kind":"tool.pre","session":"s2","data":{"intent_id":"INT-002","decision":"deny"}}"#,
+        "\n",
+        r#"{"kind":"lesson","session":"s2","ts":"2020-01-01T00:00:00Z","data":{"text":"old"}}"#,
+        "\n",
+    );
+    assert!(ws.run(&["append"], Some(input.as_bytes())).status.success());
+    let seqs = |args: &[&str]| -> Vec<u64> {
+        let mut full = vec!["--json", "log"];
+        full.extend_from_slice(args);
+        let out = ws.run(&full, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["seq"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    assert_eq!(seqs(&["--kind", "tool.pre"]), vec![3, 5]);
+    assert_eq!(seqs(&["--kind", "tool.*,trace"]), vec![3, 4, 5]);
+    assert_eq!(seqs(&["--intent", "INT-001"]), vec![3, 4]);
+    assert_eq!(seqs(&["--session", "s2"]), vec![5, 6]);
+    assert_eq!(seqs(&["--session", "s2", "--since", "2021-01-01"]), vec![5]);
+    assert_eq!(seqs(&["--limit", "2"]), vec![5, 6]);
+    assert_eq!(seqs(&["--kind", "trace", "--limit", "5"]), vec![4]);
+
+    let out = ws.run(&["--json", "log"], None);
+    let ledger = std::fs::read(ws.ledger()).unwrap();
+    assert_eq!(
+        out.stdout, ledger,
+        "--json prints the stored lines byte for byte"
+    );
+
+    let out = ws.run(&["log", "--since", "someday"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("RFC 3339"));
+
+    let out = ws.run(&["log", "--session", "s1"], None);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 2);
+    assert!(
+        text.contains("tool.pre") && text.contains("decision=\"allow\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn verify_exits_3_on_corruption_and_appends_are_refused_until_repaired() {
+    let ws = TestWorkspace::new();
+    let lines: String = (0..20)
+        .map(|i| format!("{{\"kind\":\"lesson\",\"data\":{{\"i\":{i}}}}}\n"))
+        .collect();
+    assert!(ws.run(&["append"], Some(lines.as_bytes())).status.success());
+    let out = ws.run(&["verify"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).contains("Ledger intact: 22 events"),
+        "{}",
+        stdout(&out)
+    );
+
+    let original = std::fs::read(ws.ledger()).unwrap();
+    let mut bytes = original.clone();
+    let pos = bytes.windows(7).position(|w| w == b"\"i\":10}").unwrap();
+    bytes[pos + 5] = b'9';
+    std::fs::write(ws.ledger(), &bytes).unwrap();
+
+    let out = ws.run(&["--json", "verify"], None);
+    assert_eq!(out.status.code(), Some(3));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["intact"], false);
+    assert_eq!(report["corruption"]["seq"], 13);
+
+    let out = ws.run(&["append"], Some(br#"{"kind":"lesson"}"#));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("corrupt at seq 13"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(ws.ledger()).unwrap(), bytes);
+
+    std::fs::write(ws.ledger(), &original).unwrap();
+    let out = ws.run(&["append"], Some(br#"{"kind":"lesson"}"#));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ws.run(&["verify"], None).status.code(), Some(0));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let ws = TestWorkspace::new();
+    let out = ws.run(&["log", "--no-such-flag"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = ws.run(&["append", "--durability", "sometimes"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_demo_runs_and_leaves_a_valid_workspace() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("demo");
+    let out = std::process::Command::new(intent_bin())
+        .args(["demo", "--dir"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for expected in [
+        "overlapping_scope",
+        "torn tail",
+        "corrupt at seq",
+        "the workspace is",
+    ] {
+        assert!(
+            text.contains(expected),
+            "demo output lacks {expected:?}:\n{text}"
+        );
+    }
+    let report =
+        intent_ledger::verify_path(target.join(".orchestration/agent_trace.jsonl")).unwrap();
+    assert!(report.is_intact());
+    assert!(target
+        .join(".orchestration/agent_trace.jsonl.debris")
+        .is_file());
+}
