@@ -1,6 +1,7 @@
 //! The one integration-test binary of `intent-ledger`; topics are modules.
 
 mod test_append;
+mod test_compat;
 mod test_reader;
 mod test_specs;
 mod test_torn_tail;
