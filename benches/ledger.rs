@@ -117,7 +117,11 @@ fn big_ledger() -> &'static (tempfile::TempDir, PathBuf, u64, u64) {
         }
         drop(ledger);
         let bytes = std::fs::metadata(&path).unwrap().len();
-        eprintln!("generated ledger: {} events, {:.1} MB", events + 1, bytes as f64 / 1e6);
+        eprintln!(
+            "generated ledger: {} events, {:.1} MB",
+            events + 1,
+            bytes as f64 / 1e6
+        );
         (dir, path, events + 1, bytes)
     })
 }
@@ -148,8 +152,11 @@ mod read_side {
     #[divan::bench]
     fn read_events_parsed(bencher: Bencher) {
         let (_, path, events, _) = big_ledger();
-        bencher
-            .counter(ItemsCount::new(*events))
-            .bench(|| read_events(path).unwrap().map(|e| e.unwrap().seq).sum::<u64>());
+        bencher.counter(ItemsCount::new(*events)).bench(|| {
+            read_events(path)
+                .unwrap()
+                .map(|e| e.unwrap().seq)
+                .sum::<u64>()
+        });
     }
 }

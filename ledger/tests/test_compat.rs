@@ -6,7 +6,9 @@ use intent_ledger::{read_events, verify_path, Ledger, LedgerError, NewEvent};
 use serde_json::json;
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ledger").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/ledger")
+        .join(name)
 }
 
 /// Copies a fixture into a temp dir so appends cannot touch the committed file.
@@ -26,7 +28,15 @@ fn v1_intact_reads_and_verifies() {
     let kinds: Vec<_> = events.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(
         kinds,
-        ["ledger.genesis", "intent.spec", "session.start", "intent.selected", "trace", "future.kind", "lesson"]
+        [
+            "ledger.genesis",
+            "intent.spec",
+            "session.start",
+            "intent.selected",
+            "trace",
+            "future.kind",
+            "lesson"
+        ]
     );
     assert_eq!(events[4].intent_id(), Some("INT-001"));
     assert_eq!(events[4].ts, "2026-11-22T10:00:02.000000Z");
@@ -44,7 +54,13 @@ fn v1_torn_tail_reads_the_prefix_and_the_next_append_repairs_it() {
     assert!(report.is_intact());
     assert!(report.torn_tail_bytes > 0);
     let mut ledger = Ledger::open(&path).unwrap();
-    assert_eq!(ledger.append(NewEvent::new("lesson", "t", json!({}))).unwrap().seq, 8);
+    assert_eq!(
+        ledger
+            .append(NewEvent::new("lesson", "t", json!({})))
+            .unwrap()
+            .seq,
+        8
+    );
     assert_eq!(verify_path(&path).unwrap().torn_tail_bytes, 0);
 }
 
@@ -58,5 +74,8 @@ fn v1_corrupt_line_is_found_at_seq_5() {
     // only verification does (documented; see `intent verify`).
     let (_dir, path) = scratch("v1_corrupt_line.jsonl");
     intent_ledger::mark_corrupt(&path, &bad).unwrap();
-    assert!(matches!(Ledger::open(&path), Err(LedgerError::Corruption { seq: 5, .. })));
+    assert!(matches!(
+        Ledger::open(&path),
+        Err(LedgerError::Corruption { seq: 5, .. })
+    ));
 }
