@@ -50,7 +50,7 @@ active_intents:
     name: Audit log export
     status: DRAFT
     owned_scope: ["src/audit/**"]
-    constraints: []
+    constraints: [Never export secrets.]
     acceptance_criteria: [Exports are valid JSON Lines.]
 "#;
 
@@ -101,7 +101,7 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
         ));
     }
 
-    step("3. Append the events of a short agent session (one group commit)");
+    step("3. Append the events of a short agent session (hand-written here; one group commit)");
     let session = "demo-session-1";
     let events = vec![
         NewEvent::new("session.start", "demo", json!({"front_end": "claude-code", "model": "anthropic/claude-sonnet-4-5"})),
