@@ -12,9 +12,11 @@
 
 mod error;
 mod event;
+pub mod gate;
 pub mod line;
 mod reader;
 pub mod spec;
+pub mod state;
 mod verify;
 pub mod workspace;
 mod writer;
@@ -26,5 +28,5 @@ pub use verify::{verify_bytes, verify_path, CorruptionInfo, VerifyReport};
 pub use workspace::{record_spec_snapshot, SpecSnapshot, Workspace};
 pub use writer::{
     debris_path, mark_corrupt, marker_path, AppendOptions, Appended, Durability, Ledger,
-    LedgerOptions,
+    LedgerOptions, Transaction,
 };

@@ -79,7 +79,7 @@ pub struct Appended {
 
 /// Where a ledger ends, as seen under the lock.
 #[derive(Debug, Clone)]
-struct Tail {
+pub(crate) struct Tail {
     /// Offset just past the last newline: where the next line goes.
     end: u64,
     /// Seq and `h` of the last complete line; `None` for an empty ledger.
@@ -209,20 +209,7 @@ impl Ledger {
         options: AppendOptions,
     ) -> Result<Vec<Appended>> {
         // Everything that can fail on bad input fails here, before the lock.
-        let mut pre = Vec::with_capacity(events.len());
-        for event in &events {
-            event.validate()?;
-            let id = event.id.unwrap_or_else(Uuid::now_v7).to_string();
-            let encoded = PreEncoded::new(event, id);
-            let len = encoded.max_line_len();
-            if len > self.options.max_line_bytes {
-                return Err(LedgerError::TooLarge {
-                    len,
-                    max: self.options.max_line_bytes,
-                });
-            }
-            pre.push((encoded, event.id.is_some()));
-        }
+        let pre = self.pre_encode(&events)?;
         self.locked(|ledger| ledger.append_locked(pre, options))
     }
 
@@ -252,8 +239,39 @@ impl Ledger {
         pre: Vec<(PreEncoded, bool)>,
         options: AppendOptions,
     ) -> Result<Vec<Appended>> {
-        let tail = self.prepare_tail()?;
-        let (mut seq, mut prev) = tail.last.expect("prepare_tail writes a genesis line");
+        let mut tail = self.prepare_tail()?;
+        self.append_at_tail(&mut tail, pre, options)
+    }
+
+    /// Runs `work` while holding the ledger's exclusive lock, with the tail already
+    /// repaired. Everything `work` appends through the [`Transaction`] and everything
+    /// it reads from the ledger is consistent: no other writer can interleave. Hooks
+    /// use this to read their state, decide, append and save the state as one step.
+    pub fn transaction<T, E: From<LedgerError>>(
+        &mut self,
+        work: impl FnOnce(&mut Transaction<'_>) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        self.file
+            .lock()
+            .map_err(|e| LedgerError::io(&self.path, e))?;
+        let result = match self.prepare_tail() {
+            Ok(tail) => work(&mut Transaction { ledger: self, tail }),
+            Err(err) => Err(err.into()),
+        };
+        let _ = self.file.unlock();
+        result
+    }
+
+    fn append_at_tail(
+        &mut self,
+        tail: &mut Tail,
+        pre: Vec<(PreEncoded, bool)>,
+        options: AppendOptions,
+    ) -> Result<Vec<Appended>> {
+        let (mut seq, mut prev) = tail
+            .last
+            .clone()
+            .expect("prepare_tail writes a genesis line");
         if let Some(expected) = options.expected_last_seq {
             if expected != seq {
                 return Err(LedgerError::Conflict {
@@ -295,8 +313,29 @@ impl Ledger {
         }
         if !out.is_empty() {
             self.write_at(&out, tail.end)?;
+            tail.end += out.len() as u64;
+            tail.last = Some((seq, prev));
         }
         Ok(results)
+    }
+
+    /// Encodes events before the lock is taken; see [`Ledger::append_batch_with`].
+    fn pre_encode(&self, events: &[NewEvent]) -> Result<Vec<(PreEncoded, bool)>> {
+        let mut pre = Vec::with_capacity(events.len());
+        for event in events {
+            event.validate()?;
+            let id = event.id.unwrap_or_else(Uuid::now_v7).to_string();
+            let encoded = PreEncoded::new(event, id);
+            let len = encoded.max_line_len();
+            if len > self.options.max_line_bytes {
+                return Err(LedgerError::TooLarge {
+                    len,
+                    max: self.options.max_line_bytes,
+                });
+            }
+            pre.push((encoded, event.id.is_some()));
+        }
+        Ok(pre)
     }
 
     fn write_at(&mut self, bytes: &[u8], offset: u64) -> Result<()> {
@@ -435,6 +474,42 @@ impl Ledger {
                 std::fs::remove_file(&marker).map_err(|e| LedgerError::io(&marker, e))
             }
         }
+    }
+}
+
+/// The ledger as seen while [`Ledger::transaction`] holds the lock.
+#[derive(Debug)]
+pub struct Transaction<'a> {
+    ledger: &'a mut Ledger,
+    tail: Tail,
+}
+
+impl Transaction<'_> {
+    /// Returns the ledger file's path.
+    pub fn path(&self) -> &Path {
+        &self.ledger.path
+    }
+
+    /// Returns the seq of the last line.
+    pub fn last_seq(&self) -> u64 {
+        self.tail.last.as_ref().map_or(0, |(seq, _)| *seq)
+    }
+
+    /// Returns the `h` of the last line.
+    pub fn last_h(&self) -> &str {
+        self.tail.last.as_ref().map_or("", |(_, h)| h.as_str())
+    }
+
+    /// Returns the offset just past the last line: the ledger's length.
+    pub fn end(&self) -> u64 {
+        self.tail.end
+    }
+
+    /// Appends events as one group commit (see [`Ledger::append_batch_with`]).
+    pub fn append(&mut self, events: Vec<NewEvent>) -> Result<Vec<Appended>> {
+        let pre = self.ledger.pre_encode(&events)?;
+        self.ledger
+            .append_at_tail(&mut self.tail, pre, AppendOptions::default())
     }
 }
 

@@ -1,8 +1,10 @@
 //! Workspace-level end-to-end tests: they run the real `intent` binary as separate
 //! processes against real files. One test binary; topics are modules.
 
+mod claude;
 mod common;
 mod test_append_input;
+mod test_claude_harness;
 mod test_cli;
 mod test_concurrency;
 mod test_crash;

@@ -1,0 +1,444 @@
+//! The gate: decides whether a tool call may run, and says why not in a form an
+//! agent can act on.
+//!
+//! [`decide`] is a pure function of the action, the session's state, the specs and
+//! the policy (plus reading the target files' hashes from disk for the stale check).
+//! Order of checks: classify (read-only actions always pass) → the specs and policy
+//! must be readable (else fail closed) → dangerous commands per policy → an active,
+//! workable intent → every target path inside the workspace, outside
+//! `.orchestration/`, inside the intent's `owned_scope` or `.intentignore` → each
+//! target still has the hash this session last saw → human approval where the policy
+//! asks for it.
+
+pub mod command;
+pub mod paths;
+pub mod policy;
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::spec::{IntentStatus, ScopeMatcher, SpecDocument};
+use crate::state::HookState;
+pub use command::{classify_command, CommandClass};
+pub use paths::{workspace_relative, PathProblem};
+pub use policy::{DangerAction, Policy};
+
+/// A tool call, as the gate sees it (adapters translate front-end payloads into this).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// A tool that only reads (Read, Grep, Glob, LS, WebFetch …); `paths` as given.
+    Read {
+        /// Tool name as the front-end calls it.
+        tool: String,
+        /// Paths it reads, as given.
+        paths: Vec<String>,
+    },
+    /// A tool that writes files (Write, Edit, MultiEdit, NotebookEdit …).
+    Write {
+        /// Tool name as the front-end calls it.
+        tool: String,
+        /// Paths it writes, as given.
+        paths: Vec<String>,
+    },
+    /// A shell command.
+    Shell {
+        /// Tool name as the front-end calls it.
+        tool: String,
+        /// The command line.
+        command: String,
+    },
+    /// One of Intent Ledger's own handshake tools; always allowed, validated by the
+    /// handshake itself.
+    Handshake {
+        /// Tool name as the front-end calls it.
+        tool: String,
+    },
+    /// Any other tool: treated as destructive, without a path to check.
+    Other {
+        /// Tool name as the front-end calls it.
+        tool: String,
+    },
+}
+
+impl Action {
+    /// Returns the tool name.
+    pub fn tool(&self) -> &str {
+        match self {
+            Action::Read { tool, .. }
+            | Action::Write { tool, .. }
+            | Action::Shell { tool, .. }
+            | Action::Handshake { tool }
+            | Action::Other { tool } => tool,
+        }
+    }
+}
+
+/// What the gate says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Run it.
+    Allow,
+    /// Refuse it.
+    Deny,
+    /// Let a human decide.
+    Ask,
+}
+
+/// How an action was classified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionClass {
+    /// Only reads.
+    ReadOnly,
+    /// May change files.
+    Destructive,
+    /// Obviously dangerous.
+    Dangerous,
+}
+
+/// Machine-readable reason type, stable across versions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReasonKind {
+    /// No intent selected for the session.
+    NoActiveIntent,
+    /// A target path is outside the intent's scope or the workspace.
+    ScopeViolation,
+    /// The file changed since this session last saw it.
+    StaleFile,
+    /// The selected intent's status allows no work (or it was removed).
+    IntentNotActive,
+    /// The policy refuses the action (dangerous command, `.orchestration/` write).
+    PolicyBlock,
+    /// The specs or the policy cannot be read: fail closed.
+    InvalidConfig,
+    /// The policy asks a human to approve.
+    ApprovalRequired,
+}
+
+/// A selectable intent, listed in reasons so the agent can recover on its own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IntentBrief {
+    /// Intent id.
+    pub id: String,
+    /// Intent name.
+    pub name: String,
+    /// Canonical status.
+    pub status: String,
+}
+
+/// A structured, self-correcting reason for a deny or an ask.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GateReason {
+    /// Reason type.
+    #[serde(rename = "type")]
+    pub kind: ReasonKind,
+    /// What happened, in one sentence.
+    pub message: String,
+    /// The session's intent, if any.
+    pub intent_id: Option<String>,
+    /// The path that was refused.
+    pub attempted_path: Option<String>,
+    /// The command that was refused.
+    pub attempted_command: Option<String>,
+    /// The intent's `owned_scope`.
+    pub allowed_scope: Vec<String>,
+    /// Intents that could be selected.
+    pub available_intents: Vec<IntentBrief>,
+    /// What to do next.
+    pub next_step: String,
+}
+
+impl GateReason {
+    /// Renders the reason for the agent: a sentence, then the JSON object.
+    pub fn to_agent_text(&self) -> String {
+        format!(
+            "intent gate: {} {}\n{}",
+            self.message,
+            self.next_step,
+            serde_json::to_string(self).expect("serialize reason")
+        )
+    }
+}
+
+/// The gate's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// Allow, deny or ask.
+    pub verdict: Verdict,
+    /// How the action was classified.
+    pub class: ActionClass,
+    /// The session's active intent, if any.
+    pub intent_id: Option<String>,
+    /// Target paths, workspace-relative where they could be normalized.
+    pub paths: Vec<String>,
+    /// Why, for deny and ask.
+    pub reason: Option<GateReason>,
+}
+
+/// Everything [`decide`] looks at.
+#[derive(Debug, Clone, Copy)]
+pub struct GateInput<'a> {
+    /// The tool call.
+    pub action: &'a Action,
+    /// The agent session.
+    pub session: &'a str,
+    /// Canonical workspace root.
+    pub root: &'a Path,
+    /// Directory relative paths are resolved against.
+    pub cwd: &'a Path,
+    /// The specs, or why they cannot be used.
+    pub specs: Result<&'a SpecDocument, &'a str>,
+    /// The policy, or why it cannot be used.
+    pub policy: Result<&'a Policy, &'a str>,
+    /// The hook state (active intents, last seen hashes).
+    pub state: &'a HookState,
+    /// Globs from `.orchestration/.intentignore`, exempt from scope checks.
+    pub ignore: &'a [String],
+}
+
+/// Decides; see the module docs for the order of checks.
+pub fn decide(input: &GateInput<'_>) -> Decision {
+    let GateInput {
+        action, root, cwd, ..
+    } = *input;
+    let raw_paths: &[String] = match action {
+        Action::Read { paths, .. } | Action::Write { paths, .. } => paths,
+        _ => &[],
+    };
+    let normalized: Vec<Result<String, PathProblem>> = raw_paths
+        .iter()
+        .map(|raw| workspace_relative(root, cwd, raw))
+        .collect();
+    let paths: Vec<String> = normalized
+        .iter()
+        .zip(raw_paths)
+        .map(|(n, raw)| n.clone().unwrap_or_else(|_| raw.clone()))
+        .collect();
+    let (class, danger) = match action {
+        Action::Read { .. } | Action::Handshake { .. } => (ActionClass::ReadOnly, None),
+        Action::Write { .. } | Action::Other { .. } => (ActionClass::Destructive, None),
+        Action::Shell { command, .. } => match classify_command(command, root, cwd) {
+            CommandClass::ReadOnly => (ActionClass::ReadOnly, None),
+            CommandClass::Destructive => (ActionClass::Destructive, None),
+            CommandClass::Dangerous(why) => (ActionClass::Dangerous, Some(why)),
+        },
+    };
+    let active = input.state.active_intent(input.session).map(str::to_string);
+    let mut decision = Decision {
+        verdict: Verdict::Allow,
+        class,
+        intent_id: active.clone(),
+        paths: paths.clone(),
+        reason: None,
+    };
+    if class == ActionClass::ReadOnly {
+        return decision;
+    }
+    let command = match action {
+        Action::Shell { command, .. } => Some(command.clone()),
+        _ => None,
+    };
+    let mut reason = GateReason {
+        kind: ReasonKind::InvalidConfig,
+        message: String::new(),
+        intent_id: active.clone(),
+        attempted_path: paths.first().cloned(),
+        attempted_command: command.clone(),
+        allowed_scope: Vec::new(),
+        available_intents: Vec::new(),
+        next_step: String::new(),
+    };
+    let deny = |mut decision: Decision, reason: GateReason| {
+        decision.verdict = Verdict::Deny;
+        decision.reason = Some(reason);
+        decision
+    };
+
+    let (specs, policy) = match (input.specs, input.policy) {
+        (Ok(specs), Ok(policy)) => (specs, policy),
+        (Err(why), _) | (_, Err(why)) => {
+            reason.message = format!("the intent configuration cannot be used ({why}), so destructive actions are refused.");
+            reason.next_step = "Tell the human to run `intent validate` and fix the errors; do not try to edit .orchestration/ yourself.".into();
+            return deny(decision, reason);
+        }
+    };
+    reason.available_intents = specs
+        .file
+        .active_intents
+        .iter()
+        .filter(|i| workable(i.status(), policy))
+        .map(|i| IntentBrief {
+            id: i.id.clone(),
+            name: i.name.clone(),
+            status: i
+                .status()
+                .map_or(i.status.clone(), |s| s.as_str().to_string()),
+        })
+        .collect();
+
+    if let Some(why) = danger {
+        reason.kind = ReasonKind::PolicyBlock;
+        reason.message = format!("this command is dangerous: {why}.");
+        if policy.dangerous_commands == DangerAction::Ask {
+            reason.kind = ReasonKind::ApprovalRequired;
+            reason.next_step = "A human must approve it in the front-end.".into();
+            decision.verdict = Verdict::Ask;
+            decision.reason = Some(reason);
+            return decision;
+        }
+        reason.next_step =
+            "Do not retry it; find a narrower command, or ask the human to run it.".into();
+        return deny(decision, reason);
+    }
+
+    let Some(intent_id) = active else {
+        reason.kind = ReasonKind::NoActiveIntent;
+        reason.message =
+            "no intent is selected for this session, and this action changes the workspace.".into();
+        reason.next_step = "Call select_active_intent with one of available_intents (MCP tool mcp__intent__select_active_intent, or a prompt line `/intent INT-001`), then retry.".into();
+        return deny(decision, reason);
+    };
+    let Some(intent) = specs.intent(&intent_id) else {
+        reason.kind = ReasonKind::IntentNotActive;
+        reason.message =
+            format!("the selected intent {intent_id} is no longer in active_intents.yaml.");
+        reason.next_step = "Select one of available_intents, then retry.".into();
+        return deny(decision, reason);
+    };
+    reason.allowed_scope = intent.owned_scope.clone();
+    if !workable(intent.status(), policy) {
+        let status = intent
+            .status()
+            .map_or(intent.status.clone(), |s| s.as_str().to_string());
+        reason.kind = ReasonKind::IntentNotActive;
+        reason.message = match &intent.blocked_reason {
+            Some(why) => format!("{intent_id} is {status} ({why}) and allows no work."),
+            None => format!("{intent_id} is {status} and allows no work."),
+        };
+        reason.next_step = "Select an IN_PROGRESS intent from available_intents, or ask the human to move this one to IN_PROGRESS.".into();
+        return deny(decision, reason);
+    }
+
+    let scope = ScopeMatcher::new(&intent.owned_scope).ok();
+    let ignored = ScopeMatcher::new(input.ignore).ok();
+    for (raw, normalized) in raw_paths.iter().zip(&normalized) {
+        reason.attempted_path = Some(raw.clone());
+        let rel = match normalized {
+            Ok(rel) => rel,
+            Err(PathProblem::OutsideWorkspace(resolved)) => {
+                reason.kind = ReasonKind::ScopeViolation;
+                reason.message = format!(
+                    "`{raw}` resolves to {} outside the workspace.",
+                    resolved.display()
+                );
+                reason.next_step =
+                    "Only change files inside the workspace and inside allowed_scope.".into();
+                return deny(decision, reason);
+            }
+            Err(PathProblem::Unusable(why)) => {
+                reason.kind = ReasonKind::ScopeViolation;
+                reason.message = format!("`{raw}` is not a usable path ({why}).");
+                reason.next_step =
+                    "Use a workspace-relative or absolute path inside the workspace.".into();
+                return deny(decision, reason);
+            }
+        };
+        reason.attempted_path = Some(rel.clone());
+        if rel == ".orchestration" || rel.starts_with(".orchestration/") {
+            reason.kind = ReasonKind::PolicyBlock;
+            reason.message =
+                format!("`{rel}` is Intent Ledger's own data; agents may not write it.");
+            reason.next_step = "Use the MCP tools (select_active_intent, record_lesson) instead; ask the human to edit specs.".into();
+            return deny(decision, reason);
+        }
+        let in_scope = scope.as_ref().is_some_and(|s| s.is_match(rel))
+            || ignored.as_ref().is_some_and(|s| s.is_match(rel));
+        if !in_scope {
+            reason.kind = ReasonKind::ScopeViolation;
+            reason.message = format!("`{rel}` is outside the owned_scope of {intent_id}.");
+            reason.next_step = "Only change files matching allowed_scope; if this file must change, select an intent that owns it or ask the human to extend owned_scope.".into();
+            return deny(decision, reason);
+        }
+        let seen = input
+            .state
+            .session(input.session)
+            .and_then(|s| s.files.get(rel.as_str()));
+        if let Some(seen) = seen {
+            let now = file_sha256(&root.join(rel)).ok().flatten();
+            if now.as_deref() != Some(seen.as_str()) {
+                reason.kind = ReasonKind::StaleFile;
+                reason.message = format!(
+                    "`{rel}` was changed by someone else since you read it; read it again."
+                );
+                reason.next_step =
+                    "Read the file again, re-apply your change to its current content, then retry."
+                        .into();
+                return deny(decision, reason);
+            }
+        }
+    }
+
+    let ask_path = ScopeMatcher::new(&policy.ask_paths)
+        .ok()
+        .filter(|_| !policy.ask_paths.is_empty())
+        .and_then(|m| paths.iter().find(|p| m.is_match(p)).cloned());
+    let ask_command = command.as_deref().and_then(|c| {
+        policy
+            .ask_commands
+            .iter()
+            .find(|prefix| c.trim_start().starts_with(prefix.as_str()))
+    });
+    if ask_path.is_some() || ask_command.is_some() {
+        reason.kind = ReasonKind::ApprovalRequired;
+        reason.message = match (&ask_path, ask_command) {
+            (Some(path), _) => {
+                format!("the policy asks a human to approve changes to `{path}` under {intent_id}.")
+            }
+            (None, Some(prefix)) => {
+                format!("the policy asks a human to approve `{prefix}` commands under {intent_id}.")
+            }
+            (None, None) => unreachable!(),
+        };
+        reason.next_step = "Wait for the human's decision.".into();
+        decision.verdict = Verdict::Ask;
+        decision.reason = Some(reason);
+    }
+    decision
+}
+
+fn workable(status: Option<IntentStatus>, policy: &Policy) -> bool {
+    match status {
+        Some(IntentStatus::InProgress) => true,
+        Some(IntentStatus::Draft) => policy.allow_draft,
+        _ => false,
+    }
+}
+
+/// Returns `sha256:<hex>` of a file's bytes, `None` if it does not exist.
+pub fn file_sha256(path: &Path) -> std::io::Result<Option<String>> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(Some(format!("sha256:{}", hex::encode(hasher.finalize()))))
+}
+
+/// Returns `sha256:<hex>` of bytes.
+pub fn bytes_sha256(bytes: &[u8]) -> String {
+    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+}

@@ -1,0 +1,98 @@
+//! Target paths: from whatever an agent wrote to a workspace-relative path.
+
+use std::path::{Path, PathBuf};
+
+use super::command::lexical;
+
+/// Why a path cannot be a workspace path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathProblem {
+    /// It resolves (after `..` and symlinks) outside the workspace.
+    OutsideWorkspace(PathBuf),
+    /// It is empty or not valid UTF-8.
+    Unusable(String),
+}
+
+/// Turns `raw` (absolute, or relative to `cwd`) into a path relative to `root` with
+/// `/` separators: `.` and `..` resolved, symlinks of the existing part resolved.
+/// `root` must be canonical.
+pub fn workspace_relative(root: &Path, cwd: &Path, raw: &str) -> Result<String, PathProblem> {
+    if raw.trim().is_empty() {
+        return Err(PathProblem::Unusable("empty path".into()));
+    }
+    let joined = lexical(&cwd.join(raw));
+    let resolved = resolve_symlinks(&joined);
+    let rel = resolved
+        .strip_prefix(root)
+        .map_err(|_| PathProblem::OutsideWorkspace(resolved.clone()))?;
+    let text = rel
+        .to_str()
+        .ok_or_else(|| PathProblem::Unusable(format!("{} is not UTF-8", rel.display())))?;
+    Ok(text.replace('\\', "/"))
+}
+
+/// Canonicalizes the longest existing ancestor and re-attaches the rest, so a path
+/// to a file that does not exist yet still has its symlinked directories resolved.
+fn resolve_symlinks(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(canonical) = existing.canonicalize() {
+            let mut out = canonical;
+            for part in rest.iter().rev() {
+                out.push(part);
+            }
+            return out;
+        }
+        match (
+            existing.file_name().map(|n| n.to_os_string()),
+            existing.parent(),
+        ) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                existing = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_relative_absolute_dots_and_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("src/auth")).unwrap();
+        let rel = |raw: &str| workspace_relative(&root, &root, raw);
+        assert_eq!(rel("src/auth/jwt.ts").unwrap(), "src/auth/jwt.ts");
+        assert_eq!(
+            rel("./src/../src/auth/./jwt.ts").unwrap(),
+            "src/auth/jwt.ts"
+        );
+        let abs = root.join("src/auth/new/deep.ts");
+        assert_eq!(rel(abs.to_str().unwrap()).unwrap(), "src/auth/new/deep.ts");
+        assert!(matches!(
+            rel("../outside.ts"),
+            Err(PathProblem::OutsideWorkspace(_))
+        ));
+        assert!(matches!(
+            rel("/etc/passwd"),
+            Err(PathProblem::OutsideWorkspace(_))
+        ));
+        assert!(matches!(rel(""), Err(PathProblem::Unusable(_))));
+
+        // A symlink inside the workspace pointing out of it is outside.
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("src/escape")).unwrap();
+        assert!(matches!(
+            rel("src/escape/x.ts"),
+            Err(PathProblem::OutsideWorkspace(_))
+        ));
+        // A symlink to a directory inside resolves to its target.
+        std::os::unix::fs::symlink(root.join("src/auth"), root.join("auth-link")).unwrap();
+        assert_eq!(rel("auth-link/jwt.ts").unwrap(), "src/auth/jwt.ts");
+    }
+}

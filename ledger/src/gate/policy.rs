@@ -1,0 +1,81 @@
+//! `.orchestration/policy.yaml`: the knobs of the gate, with documented defaults.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// What to do with an obviously dangerous shell command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum DangerAction {
+    /// Refuse it (default).
+    #[default]
+    Deny,
+    /// Ask the human in the front-end.
+    Ask,
+}
+
+/// The gate's policy. Every field has a default, so an empty or missing file is the
+/// default policy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Policy {
+    /// `deny` (default) or `ask` for dangerous commands (`rm -rf /`, `curl | sh`,
+    /// `chmod -R 777`, `git push --force`, writes outside the workspace).
+    pub dangerous_commands: DangerAction,
+    /// Globs of workspace paths whose writes need a human's approval (`ask`).
+    pub ask_paths: Vec<String>,
+    /// Command prefixes that need a human's approval (`ask`), e.g. `git push`.
+    pub ask_commands: Vec<String>,
+    /// Let agents work under DRAFT intents (default false: only IN_PROGRESS).
+    pub allow_draft: bool,
+    /// Append a lesson (and a line in `.orchestration/CLAUDE.md`) for every deny.
+    pub lesson_on_deny: bool,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            dangerous_commands: DangerAction::Deny,
+            ask_paths: Vec::new(),
+            ask_commands: Vec::new(),
+            allow_draft: false,
+            lesson_on_deny: true,
+        }
+    }
+}
+
+impl Policy {
+    /// Loads the policy file; a missing file is the default policy. A malformed one
+    /// is an error the gate turns into fail-closed `invalid_config` denies.
+    pub fn load(path: &Path) -> Result<Policy, String> {
+        match std::fs::read(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Policy::default()),
+            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(Policy::default()),
+            Ok(bytes) => serde_norway::from_slice(&bytes)
+                .map_err(|e| format!("{} is not a valid policy: {e}", path.display())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_empty_and_partial_files_use_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("policy.yaml");
+        assert_eq!(Policy::load(&path).unwrap(), Policy::default());
+        std::fs::write(&path, "\n").unwrap();
+        assert_eq!(Policy::load(&path).unwrap(), Policy::default());
+        std::fs::write(&path, "dangerous_commands: ask\nask_commands: [git push]\n").unwrap();
+        let policy = Policy::load(&path).unwrap();
+        assert_eq!(policy.dangerous_commands, DangerAction::Ask);
+        assert_eq!(policy.ask_commands, vec!["git push"]);
+        assert!(policy.lesson_on_deny);
+        std::fs::write(&path, "dangerous_commnds: ask\n").unwrap();
+        assert!(Policy::load(&path).unwrap_err().contains("unknown field"));
+    }
+}

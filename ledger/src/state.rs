@@ -1,0 +1,329 @@
+//! The hook state: the small projection every hook process reads.
+//!
+//! It holds the active intent per session, the last content hash each session saw of
+//! each file, the newest spec snapshot, and a bounded digest of recent traces and
+//! lessons per intent. It lives in `.orchestration/.cache/state.json`, stamped with the
+//! `(seq, h, end)` of the last ledger line it reflects, and is only ever written under
+//! the ledger lock (see [`crate::Ledger::transaction`]). Loading it never scans the
+//! ledger: it checks the stamp against the ledger in O(1) and applies only the lines
+//! written since. A missing, unreadable or mismatched cache is rebuilt from the ledger,
+//! so deleting `.cache/` loses nothing.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{LedgerError, Result};
+use crate::event::{kinds, Event};
+use crate::reader::LineReader;
+use crate::writer::Transaction;
+
+/// Version of the cache layout; a different version is rebuilt.
+const STATE_VERSION: u32 = 1;
+/// Sessions kept; the least recently active are dropped beyond this.
+pub const MAX_SESSIONS: usize = 256;
+/// Files remembered per session.
+pub const MAX_FILES_PER_SESSION: usize = 512;
+/// Recent traces and lessons kept per intent for the context digest.
+pub const DIGEST_LEN: usize = 5;
+
+/// The `(seq, h, end)` of the ledger line a projection reflects.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    /// Seq of the last applied line (0: nothing applied).
+    pub seq: u64,
+    /// Its `h`.
+    pub h: String,
+    /// Offset just past it.
+    pub end: u64,
+}
+
+/// What the hook state knows about one session.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionState {
+    /// The intent the session works under, if any.
+    pub active_intent: Option<String>,
+    /// Model id (`provider/model`) when known.
+    pub model: Option<String>,
+    /// Front-end that runs the session.
+    pub front_end: Option<String>,
+    /// Last content hash (`sha256:…`) this session read or wrote, per workspace path.
+    pub files: BTreeMap<String, String>,
+    /// Seq of the session's latest event, for eviction.
+    pub last_seq: u64,
+}
+
+/// One line of an intent's recent history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DigestItem {
+    /// Seq of the event.
+    pub seq: u64,
+    /// Time of the event.
+    pub ts: String,
+    /// `trace` or `lesson`.
+    pub kind: String,
+    /// A short, human-readable summary.
+    pub summary: String,
+}
+
+/// The hook state; see the module docs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookState {
+    /// Cache layout version.
+    pub version: u32,
+    /// The ledger line this state reflects.
+    pub stamp: Stamp,
+    /// Content hash and seq of the newest `intent.spec` snapshot.
+    pub spec: Option<(String, u64)>,
+    /// Sessions by id.
+    pub sessions: BTreeMap<String, SessionState>,
+    /// Recent traces and lessons per intent, newest last.
+    pub digests: BTreeMap<String, VecDeque<DigestItem>>,
+}
+
+impl HookState {
+    /// Applies one event. A pure function of the event sequence, so applying the
+    /// whole ledger and catching up incrementally give the same state.
+    pub fn apply(&mut self, event: &Event) {
+        let data = &event.data;
+        match event.kind.as_str() {
+            kinds::INTENT_SPEC => {
+                if let Some(hash) = data["content_hash"].as_str() {
+                    self.spec = Some((hash.to_string(), event.seq));
+                }
+            }
+            kinds::INTENT_SELECTED => {
+                if let Some(session) = self.session_mut(event) {
+                    session.active_intent = data["intent_id"].as_str().map(str::to_string);
+                }
+            }
+            kinds::INTENT_CLEARED => {
+                if let Some(session) = self.session_mut(event) {
+                    session.active_intent = None;
+                }
+            }
+            kinds::INTENT_STATUS => {
+                // An intent that stops being workable is no one's active intent.
+                let status = data["status"].as_str().unwrap_or_default();
+                if let (Some(id), false) = (event.intent_id(), status == "IN_PROGRESS") {
+                    for session in self.sessions.values_mut() {
+                        if session.active_intent.as_deref() == Some(id) {
+                            session.active_intent = None;
+                        }
+                    }
+                }
+            }
+            kinds::SESSION_START => {
+                if let Some(session) = self.session_mut(event) {
+                    if let Some(model) = data["model"].as_str() {
+                        session.model = Some(model.to_string());
+                    }
+                    if let Some(front_end) = data["front_end"].as_str() {
+                        session.front_end = Some(front_end.to_string());
+                    }
+                }
+            }
+            kinds::TOOL_POST => {
+                if let (Some(hashes), Some(session)) = (
+                    data["file_hashes"].as_object().cloned(),
+                    self.session_mut(event),
+                ) {
+                    for (path, hash) in hashes {
+                        remember(session, path, hash.as_str());
+                    }
+                }
+            }
+            kinds::TRACE => {
+                if let (Some(path), Some(session)) = (
+                    data["path"].as_str().map(str::to_string),
+                    self.session_mut(event),
+                ) {
+                    remember(session, path, data["after_sha256"].as_str());
+                }
+                if let Some(intent) = event.intent_id() {
+                    let class = data["mutation_class"].as_str().unwrap_or("?");
+                    let path = data["path"].as_str().unwrap_or("?");
+                    self.push_digest(intent, event, format!("{class} {path}"));
+                }
+            }
+            kinds::LESSON => {
+                if let Some(intent) = event.intent_id() {
+                    let text = data["text"].as_str().unwrap_or_default();
+                    self.push_digest(intent, event, truncate(text, 240));
+                }
+            }
+            _ => {}
+        }
+        if let Some(session) = event.session.as_ref() {
+            if let Some(state) = self.sessions.get_mut(session) {
+                state.last_seq = event.seq;
+            }
+        }
+        self.evict_sessions();
+    }
+
+    /// Returns the session's state, if the ledger mentions it.
+    pub fn session(&self, id: &str) -> Option<&SessionState> {
+        self.sessions.get(id)
+    }
+
+    /// Returns the active intent of a session.
+    pub fn active_intent(&self, session: &str) -> Option<&str> {
+        self.sessions.get(session)?.active_intent.as_deref()
+    }
+
+    fn session_mut(&mut self, event: &Event) -> Option<&mut SessionState> {
+        let id = event.session.as_ref()?;
+        Some(self.sessions.entry(id.clone()).or_default())
+    }
+
+    fn push_digest(&mut self, intent: &str, event: &Event, summary: String) {
+        let items = self.digests.entry(intent.to_string()).or_default();
+        items.push_back(DigestItem {
+            seq: event.seq,
+            ts: event.ts.clone(),
+            kind: event.kind.clone(),
+            summary,
+        });
+        while items.len() > DIGEST_LEN * 2 {
+            items.pop_front();
+        }
+    }
+
+    fn evict_sessions(&mut self) {
+        while self.sessions.len() > MAX_SESSIONS {
+            let oldest = self
+                .sessions
+                .iter()
+                .min_by_key(|(id, s)| (s.last_seq, (*id).clone()))
+                .map(|(id, _)| id.clone());
+            match oldest {
+                Some(id) => self.sessions.remove(&id),
+                None => break,
+            };
+        }
+    }
+
+    /// Applies the ledger lines in `[self.stamp.end, end)`.
+    pub fn catch_up(&mut self, ledger: &Path, end: u64) -> Result<()> {
+        if self.stamp.end >= end {
+            return Ok(());
+        }
+        for line in LineReader::open_at(ledger, self.stamp.end)? {
+            let line = line?;
+            if line.offset >= end {
+                break;
+            }
+            let event = line.parse(ledger)?;
+            self.apply(&event);
+            self.stamp = Stamp {
+                seq: event.seq,
+                h: event.h.clone(),
+                end: line.offset + line.bytes.len() as u64 + 1,
+            };
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the state from the whole ledger up to `end`.
+    pub fn rebuild(ledger: &Path, end: u64) -> Result<HookState> {
+        let mut state = HookState {
+            version: STATE_VERSION,
+            ..HookState::default()
+        };
+        state.catch_up(ledger, end)?;
+        Ok(state)
+    }
+}
+
+fn remember(session: &mut SessionState, path: String, hash: Option<&str>) {
+    match hash {
+        Some(hash) => {
+            session.files.insert(path, hash.to_string());
+        }
+        None => {
+            session.files.remove(&path);
+        }
+    }
+    // Bounded: forget the alphabetically first paths (deterministic, rarely hit).
+    while session.files.len() > MAX_FILES_PER_SESSION {
+        let first = session.files.keys().next().cloned();
+        if let Some(first) = first {
+            session.files.remove(&first);
+        }
+    }
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    text.chars().take(max - 1).collect::<String>() + "…"
+}
+
+/// Where the state cache of a workspace lives.
+#[derive(Debug, Clone)]
+pub struct StateCache {
+    path: PathBuf,
+}
+
+impl StateCache {
+    /// Uses `<cache_dir>/state.json`.
+    pub fn new(cache_dir: &Path) -> StateCache {
+        StateCache {
+            path: cache_dir.join("state.json"),
+        }
+    }
+
+    /// Loads the state and brings it up to the transaction's tail: O(1) plus the
+    /// lines written since the stamp; a rebuild when the cache is missing or stale.
+    pub fn load(&self, tx: &Transaction<'_>) -> Result<HookState> {
+        let cached: Option<HookState> = std::fs::read(&self.path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+        let usable = cached.filter(|state| {
+            state.version == STATE_VERSION
+                && state.stamp.end <= tx.end()
+                && stamp_matches(tx.path(), &state.stamp)
+        });
+        match usable {
+            Some(mut state) => {
+                state.catch_up(tx.path(), tx.end())?;
+                Ok(state)
+            }
+            None => HookState::rebuild(tx.path(), tx.end()),
+        }
+    }
+
+    /// Writes the state atomically (temp file + rename). The cache is derived, so it
+    /// is not synced: after a crash it is rebuilt or caught up.
+    pub fn save(&self, state: &HookState) -> Result<()> {
+        let dir = self.path.parent().expect("state.json has a parent");
+        std::fs::create_dir_all(dir).map_err(|e| LedgerError::io(dir, e))?;
+        let tmp = self
+            .path
+            .with_extension(format!("json.{}.tmp", std::process::id()));
+        let bytes = serde_json::to_vec(state).expect("serialize state");
+        std::fs::write(&tmp, bytes).map_err(|e| LedgerError::io(&tmp, e))?;
+        std::fs::rename(&tmp, &self.path).map_err(|e| LedgerError::io(&self.path, e))
+    }
+}
+
+/// Returns whether the ledger line ending at `stamp.end` still has `stamp.h`.
+fn stamp_matches(ledger: &Path, stamp: &Stamp) -> bool {
+    if stamp.seq == 0 {
+        return stamp.end == 0;
+    }
+    // A line ends with `"h":"<64 hex>"}\n`: the hash sits 67..3 bytes before `end`.
+    if stamp.end < 67 {
+        return false;
+    }
+    let Ok(file) = File::open(ledger) else {
+        return false;
+    };
+    let mut h = [0u8; 64];
+    file.read_exact_at(&mut h, stamp.end - 67).is_ok() && h == stamp.h.as_bytes()
+}

@@ -1,0 +1,372 @@
+//! A loopback mock of the Anthropic Messages API that plays a scripted conversation.
+//!
+//! Claude Code talks to it through `ANTHROPIC_BASE_URL`. Every request is recorded so
+//! tests can assert on what the model "saw" (tool results, hook reasons). The server
+//! never blocks a client: whatever it does not model gets a 200 with a small JSON body.
+
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::http::{self, Parsed, Request};
+
+/// Text of the answer that ends the conversation once the script is exhausted.
+pub const FINAL_TEXT: &str = "Done.";
+
+/// Text of the answer to side requests (those without `tools`, e.g. session titles).
+pub const SIDE_TEXT: &str = "Scripted session";
+
+/// How often idle connection threads wake up to check for shutdown.
+const POLL: Duration = Duration::from_millis(50);
+
+/// One tool call the scripted model makes.
+#[derive(Clone, Debug)]
+pub struct ToolCall {
+    /// The tool's name as Claude Code knows it (`Write`, `mcp__intent__…`).
+    pub name: String,
+    /// The tool's input, sent as one `input_json_delta`.
+    pub input: Value,
+}
+
+/// One scripted assistant turn: optional text, then tool calls.
+///
+/// A step without tool calls ends the conversation (`end_turn`) early.
+#[derive(Clone, Debug, Default)]
+pub struct Step {
+    /// Text said before the tool calls.
+    pub text: Option<String>,
+    /// Tool calls, usually exactly one.
+    pub calls: Vec<ToolCall>,
+}
+
+impl Step {
+    /// Creates a step that calls one tool.
+    pub fn tool(name: &str, input: Value) -> Step {
+        Step::default().and_tool(name, input)
+    }
+
+    /// Adds another tool call to this step (parallel tool use).
+    pub fn and_tool(mut self, name: &str, input: Value) -> Step {
+        self.calls.push(ToolCall {
+            name: name.to_owned(),
+            input,
+        });
+        self
+    }
+
+    /// Sets the text said before the tool calls.
+    pub fn with_text(mut self, text: &str) -> Step {
+        self.text = Some(text.to_owned());
+        self
+    }
+}
+
+/// One HTTP request the mock received.
+#[derive(Clone, Debug)]
+pub struct RecordedRequest {
+    /// `GET`, `POST`, …
+    pub method: String,
+    /// Path with query, e.g. `/v1/messages?beta=true`.
+    pub path: String,
+    /// Headers in arrival order, names lowercased.
+    pub headers: Vec<(String, String)>,
+    /// The body parsed as JSON, when it is JSON.
+    pub body: Option<Value>,
+}
+
+impl RecordedRequest {
+    /// Returns the first header with this (case-insensitive) name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Tells whether this is a Messages API call (`POST /v1/messages`).
+    pub fn is_messages(&self) -> bool {
+        self.method == "POST" && path_only(&self.path) == "/v1/messages"
+    }
+}
+
+/// State shared by the accept thread and the connection threads.
+struct Shared {
+    script: Vec<Step>,
+    requests: Mutex<Vec<RecordedRequest>>,
+    next_id: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// A running mock server; stops (and joins its threads) on drop.
+pub struct MockApi {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    accept: Option<JoinHandle<()>>,
+}
+
+impl MockApi {
+    /// Starts a server on an ephemeral loopback port that plays `script`.
+    pub fn start(script: Vec<Step>) -> io::Result<MockApi> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            script,
+            requests: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        });
+        let accept = {
+            let shared = Arc::clone(&shared);
+            thread::Builder::new()
+                .name("mock-anthropic".into())
+                .spawn(move || accept_loop(listener, shared))?
+        };
+        Ok(MockApi {
+            addr,
+            shared,
+            accept: Some(accept),
+        })
+    }
+
+    /// Returns the value for `ANTHROPIC_BASE_URL`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Returns a copy of every request received so far, in arrival order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for MockApi {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // `accept` blocks; a throwaway connection wakes it so it sees the flag.
+        let _ = TcpStream::connect(self.addr);
+        if let Some(handle) = self.accept.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
+    let mut connections = Vec::new();
+    for stream in listener.incoming() {
+        if shared.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok(stream) = stream else { continue };
+        let shared = Arc::clone(&shared);
+        // One thread per connection: Claude keeps connections alive between calls.
+        connections.push(thread::spawn(move || {
+            let _ = serve_connection(stream, &shared);
+        }));
+    }
+    for handle in connections {
+        let _ = handle.join();
+    }
+}
+
+fn serve_connection(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
+    stream.set_read_timeout(Some(POLL))?;
+    stream.set_nodelay(true)?;
+    let mut buf = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut sent_continue = false;
+    loop {
+        match http::parse_request(&buf) {
+            Ok(Parsed::Complete(request, used)) => {
+                buf.drain(..used);
+                sent_continue = false;
+                let close = request.wants_close();
+                let reply = handle(shared, &request);
+                http::write_response(&mut stream, &reply, request.method == "HEAD", close)?;
+                if close {
+                    return Ok(());
+                }
+                continue;
+            }
+            Ok(Parsed::NeedBody { expect_continue }) if expect_continue && !sent_continue => {
+                stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
+                sent_continue = true;
+            }
+            Ok(_) => {}
+            Err(message) => {
+                let reply = http::Response::json(400, &json!({"error": message}));
+                return http::write_response(&mut stream, &reply, false, true);
+            }
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) => return Ok(()),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if is_timeout(&e) => {
+                if shared.stop.load(Ordering::SeqCst) {
+                    return Ok(());
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+    )
+}
+
+/// Records the request and builds its reply.
+fn handle(shared: &Shared, request: &Request) -> http::Response {
+    let body = serde_json::from_slice::<Value>(&request.body).ok();
+    shared.requests.lock().unwrap().push(RecordedRequest {
+        method: request.method.clone(),
+        path: request.path.clone(),
+        headers: request.headers.clone(),
+        body: body.clone(),
+    });
+    let path = path_only(&request.path);
+    match (request.method.as_str(), path, body) {
+        ("POST", "/v1/messages", Some(body)) => messages_reply(shared, &body),
+        ("POST", "/v1/messages", None) => http::Response::json(
+            400,
+            &json!({"type": "error", "error": {"type": "invalid_request_error",
+                "message": "mock: the body is not JSON"}}),
+        ),
+        ("POST", "/v1/messages/count_tokens", _) => {
+            http::Response::json(200, &json!({"input_tokens": 1}))
+        }
+        _ => http::Response::json(200, &json!({})),
+    }
+}
+
+fn path_only(path: &str) -> &str {
+    path.split('?').next().unwrap_or(path)
+}
+
+/// Answers a Messages API call from the script, streamed or not as requested.
+fn messages_reply(shared: &Shared, body: &Value) -> http::Response {
+    let has_tools = body["tools"].as_array().is_some_and(|t| !t.is_empty());
+    let step = if has_tools {
+        step_for(&shared.script, count_tool_results(body))
+    } else {
+        None
+    };
+    let mut blocks = Vec::new();
+    let text = match step {
+        Some(step) => step.text.as_deref(),
+        None if has_tools => Some(FINAL_TEXT),
+        None => Some(SIDE_TEXT),
+    };
+    if let Some(text) = text {
+        blocks.push(json!({"type": "text", "text": text}));
+    }
+    for call in step.map(|s| s.calls.as_slice()).unwrap_or_default() {
+        let n = shared.next_id.fetch_add(1, Ordering::SeqCst);
+        blocks.push(
+            json!({"type": "tool_use", "id": format!("toolu_mock_{n:04}"),
+            "name": call.name, "input": call.input}),
+        );
+    }
+    let stop_reason = if step.is_some_and(|s| !s.calls.is_empty()) {
+        "tool_use"
+    } else {
+        "end_turn"
+    };
+    let model = body["model"].as_str().unwrap_or("claude-sonnet-4-5");
+    let n = shared.next_id.fetch_add(1, Ordering::SeqCst);
+    let message_id = format!("msg_mock_{n:04}");
+    if body["stream"].as_bool().unwrap_or(false) {
+        http::Response::sse(sse_events(&message_id, model, &blocks, stop_reason))
+    } else {
+        http::Response::json(
+            200,
+            &json!({"id": message_id, "type": "message", "role": "assistant", "model": model,
+                "content": blocks, "stop_reason": stop_reason, "stop_sequence": null,
+                "usage": usage(5)}),
+        )
+    }
+}
+
+/// Picks the step whose tool calls the request has not answered yet.
+///
+/// Counting results (not assistant turns) keeps the script in step even when a hook
+/// denies a call: a denied call still comes back as an (error) `tool_result`.
+fn step_for(script: &[Step], results: usize) -> Option<&Step> {
+    let mut answered = 0;
+    for step in script {
+        if answered == results {
+            return Some(step);
+        }
+        answered += step.calls.len();
+    }
+    None
+}
+
+/// Counts `tool_result` blocks across every message of a request.
+pub fn count_tool_results(body: &Value) -> usize {
+    body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|block| block["type"] == "tool_result")
+        .count()
+}
+
+fn usage(output_tokens: u64) -> Value {
+    json!({"input_tokens": 10, "output_tokens": output_tokens,
+        "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0})
+}
+
+/// Renders one assistant message as the Messages API's server-sent events.
+fn sse_events(id: &str, model: &str, blocks: &[Value], stop_reason: &str) -> String {
+    let mut events = vec![json!({"type": "message_start", "message": {"id": id,
+        "type": "message", "role": "assistant", "model": model, "content": [],
+        "stop_reason": null, "stop_sequence": null, "usage": usage(1)}})];
+    for (index, block) in blocks.iter().enumerate() {
+        let (start, delta) = if block["type"] == "tool_use" {
+            (
+                json!({"type": "tool_use", "id": block["id"], "name": block["name"],
+                    "input": {}}),
+                json!({"type": "input_json_delta",
+                    "partial_json": block["input"].to_string()}),
+            )
+        } else {
+            (
+                json!({"type": "text", "text": ""}),
+                json!({"type": "text_delta", "text": block["text"]}),
+            )
+        };
+        events.push(json!({"type": "content_block_start", "index": index,
+            "content_block": start}));
+        events.push(json!({"type": "content_block_delta", "index": index, "delta": delta}));
+        events.push(json!({"type": "content_block_stop", "index": index}));
+    }
+    events.push(json!({"type": "message_delta",
+        "delta": {"stop_reason": stop_reason, "stop_sequence": null}, "usage": usage(5)}));
+    events.push(json!({"type": "message_stop"}));
+    events
+        .iter()
+        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+        .collect()
+}
+
+#[test]
+fn steps_are_chosen_by_answered_tool_calls() {
+    let script = vec![
+        Step::tool("A", json!({})).and_tool("B", json!({})),
+        Step::tool("C", json!({})),
+    ];
+    assert_eq!(step_for(&script, 0).unwrap().calls[0].name, "A");
+    assert_eq!(step_for(&script, 2).unwrap().calls[0].name, "C");
+    assert!(step_for(&script, 3).is_none());
+}
