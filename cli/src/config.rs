@@ -35,6 +35,8 @@ pub struct Config {
     pub workspace: Workspace,
     /// Text or JSON.
     pub output: Output,
+    /// Whether `--workspace` was given (hooks otherwise ask the front-end).
+    pub explicit_workspace: bool,
 }
 
 impl Config {
@@ -64,6 +66,7 @@ impl Config {
             } else {
                 Output::Text
             },
+            explicit_workspace: args.workspace.is_some(),
         })
     }
 

@@ -4,8 +4,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod adapters;
 pub mod commands;
 pub mod config;
+pub mod engine;
 pub mod exit;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +42,10 @@ pub enum Command {
     Log(commands::log::LogArgs),
     /// Check the whole ledger: seq continuity, prev links and every hash.
     Verify(commands::verify::VerifyArgs),
+    /// Answer one agent hook (payload on stdin, native reply on stdout).
+    Hook(commands::hook::HookArgs),
+    /// Select the intent a session works under.
+    Select(commands::select::SelectArgs),
     /// Run a scripted tour of every feature in a temporary workspace.
     Demo(commands::demo::DemoArgs),
 }
@@ -62,6 +68,8 @@ pub fn run() -> i32 {
         Command::Log(args) => commands::log::run(&config, args),
         Command::Verify(args) => commands::verify::run(&config, args),
         Command::Demo(args) => commands::demo::run(&config, args),
+        Command::Hook(args) => commands::hook::run(&config, args),
+        Command::Select(args) => commands::select::run(&config, args),
     });
     match result {
         Ok(code) => code as i32,

@@ -2,7 +2,9 @@
 
 pub mod append;
 pub mod demo;
+pub mod hook;
 pub mod init;
 pub mod log;
+pub mod select;
 pub mod validate;
 pub mod verify;

@@ -120,6 +120,21 @@ pub enum ReasonKind {
     ApprovalRequired,
 }
 
+impl ReasonKind {
+    /// Returns the wire spelling, e.g. `scope_violation`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReasonKind::NoActiveIntent => "no_active_intent",
+            ReasonKind::ScopeViolation => "scope_violation",
+            ReasonKind::StaleFile => "stale_file",
+            ReasonKind::IntentNotActive => "intent_not_active",
+            ReasonKind::PolicyBlock => "policy_block",
+            ReasonKind::InvalidConfig => "invalid_config",
+            ReasonKind::ApprovalRequired => "approval_required",
+        }
+    }
+}
+
 /// A selectable intent, listed in reasons so the agent can recover on its own.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct IntentBrief {

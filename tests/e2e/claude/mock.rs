@@ -33,6 +33,17 @@ pub struct ToolCall {
     pub input: Value,
 }
 
+/// Something the mock does just before it serves a step: the world changing between
+/// two tool calls (another process editing a file, say), at a deterministic moment.
+#[derive(Clone)]
+pub struct BeforeServing(pub std::sync::Arc<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for BeforeServing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BeforeServing(..)")
+    }
+}
+
 /// One scripted assistant turn: optional text, then tool calls.
 ///
 /// A step without tool calls ends the conversation (`end_turn`) early.
@@ -42,6 +53,8 @@ pub struct Step {
     pub text: Option<String>,
     /// Tool calls, usually exactly one.
     pub calls: Vec<ToolCall>,
+    /// Run just before this step is served.
+    pub before: Option<BeforeServing>,
 }
 
 impl Step {
@@ -56,6 +69,12 @@ impl Step {
             name: name.to_owned(),
             input,
         });
+        self
+    }
+
+    /// Runs `action` just before this step is served to Claude Code.
+    pub fn before_serving(mut self, action: impl Fn() + Send + Sync + 'static) -> Step {
+        self.before = Some(BeforeServing(std::sync::Arc::new(action)));
         self
     }
 
@@ -259,6 +278,9 @@ fn messages_reply(shared: &Shared, body: &Value) -> http::Response {
     } else {
         None
     };
+    if let Some(before) = step.and_then(|s| s.before.as_ref()) {
+        (before.0)();
+    }
     let mut blocks = Vec::new();
     let text = match step {
         Some(step) => step.text.as_deref(),

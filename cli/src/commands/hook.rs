@@ -1,0 +1,162 @@
+//! `intent hook <front-end>`: one hook payload on stdin, one native reply on stdout.
+//!
+//! A hook must never let a destructive action through by accident: a payload that
+//! cannot be read, a workspace that cannot be opened, an error or a panic inside the
+//! engine all answer "deny" for anything that is not clearly read-only (fail closed),
+//! and let read-only actions pass with a warning event (fail open).
+
+use std::io::{Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use clap::{Args, ValueEnum};
+use intent_ledger::gate::{classify_command, Action, CommandClass};
+use intent_ledger::Workspace;
+use serde_json::{json, Value};
+
+use crate::adapters::claude_code;
+use crate::config::Config;
+use crate::engine::{Engine, HookEvent, Phase};
+use crate::exit;
+
+/// Largest payload read; Write payloads carry whole files.
+const MAX_PAYLOAD_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Front-ends with a hook adapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FrontEndArg {
+    /// Claude Code (`.claude/settings.json` hooks).
+    ClaudeCode,
+}
+
+/// Arguments of `intent hook`.
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// Which front-end's payload format to read and answer in.
+    #[arg(value_enum)]
+    pub front_end: FrontEndArg,
+}
+
+/// Reads the payload, runs the engine, prints the reply. Always exits 0 with a reply
+/// the front-end understands, except when even that is impossible (exit 2 blocks).
+pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
+    let FrontEndArg::ClaudeCode = args.front_end;
+    let reply = answer(config);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{reply}")?;
+    out.flush()?;
+    Ok(exit::OK)
+}
+
+fn answer(config: &Config) -> Value {
+    let mut input = Vec::new();
+    let read = std::io::stdin()
+        .lock()
+        .take(MAX_PAYLOAD_BYTES + 1)
+        .read_to_end(&mut input);
+    if let Err(e) = read {
+        return claude_code::fail_closed(&format!(
+            "intent gate: cannot read the hook payload ({e}); refusing to be safe."
+        ));
+    }
+    if input.len() as u64 > MAX_PAYLOAD_BYTES {
+        return claude_code::fail_closed(
+            "intent gate: the hook payload is over 64 MiB; refusing to be safe.",
+        );
+    }
+    let payload: Value = match std::str::from_utf8(&input)
+        .map_err(|e| format!("is not valid UTF-8 ({e})"))
+        .and_then(|text| serde_json::from_str(text).map_err(|e| format!("is not JSON ({e})")))
+    {
+        Ok(payload) => payload,
+        Err(why) => {
+            eprintln!("intent hook: the payload {why}");
+            return claude_code::fail_closed(&format!(
+                "intent gate: the hook payload {why}; refusing to be safe."
+            ));
+        }
+    };
+    let name = claude_code::event_name(&payload).unwrap_or("").to_string();
+    let event = match claude_code::parse(&payload) {
+        Ok(event) => event,
+        Err(err) => {
+            eprintln!("intent hook: {err}");
+            return if name == "PreToolUse" || name.is_empty() {
+                claude_code::fail_closed(&format!(
+                    "intent gate: cannot read this hook payload ({err}); refusing to be safe."
+                ))
+            } else {
+                json!({})
+            };
+        }
+    };
+    let workspace = hook_workspace(config, &event);
+    let engine = match Engine::new(workspace) {
+        Ok(engine) => engine,
+        Err(err) => return fail(&event, &name, None, &format!("{err:#}")),
+    };
+    match catch_unwind(AssertUnwindSafe(|| engine.handle(&event))) {
+        Ok(Ok(reply)) => claude_code::render(&name, &reply),
+        Ok(Err(err)) => fail(&event, &name, Some(&engine), &format!("{err:#}")),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            fail(
+                &event,
+                &name,
+                Some(&engine),
+                &format!("internal error: {what}"),
+            )
+        }
+    }
+}
+
+/// The workspace of a hook: `--workspace`, else `$CLAUDE_PROJECT_DIR`, else the
+/// payload's `cwd`, else the current directory.
+fn hook_workspace(config: &Config, event: &HookEvent) -> Workspace {
+    if config.explicit_workspace {
+        return config.workspace.clone();
+    }
+    if let Some(dir) = std::env::var_os("CLAUDE_PROJECT_DIR") {
+        return Workspace::discover(std::path::Path::new(&dir));
+    }
+    match &event.cwd {
+        Some(cwd) => Workspace::discover(cwd),
+        None => config.workspace.clone(),
+    }
+}
+
+/// Fails closed for anything that may change the workspace, open for reads.
+fn fail(event: &HookEvent, name: &str, engine: Option<&Engine>, why: &str) -> Value {
+    eprintln!("intent hook: {why}");
+    let read_only = match event.tool.as_ref().map(|t| &t.action) {
+        None => true,
+        Some(Action::Read { .. } | Action::Handshake { .. }) => true,
+        Some(Action::Shell { command, .. }) => {
+            let cwd = event.cwd.clone().unwrap_or_default();
+            classify_command(command, &cwd, &cwd) == CommandClass::ReadOnly
+        }
+        Some(_) => false,
+    };
+    if let Some(engine) = engine {
+        let verdict = if read_only {
+            "allowed (read-only, fail open)"
+        } else {
+            "denied (fail closed)"
+        };
+        engine.record_warning(Some(&event.session), &format!("{name}: {why}; {verdict}"));
+    }
+    if event.phase == Phase::PreTool && !read_only {
+        let reason = json!({
+            "type": "invalid_config",
+            "message": format!("the intent hook failed: {why}"),
+            "next_step": "Tell the human; destructive actions are refused until `intent validate` and `intent verify` pass.",
+        });
+        return claude_code::fail_closed(&format!(
+            "intent gate: the hook failed ({why}); refusing to be safe.\n{reason}"
+        ));
+    }
+    json!({})
+}

@@ -1,0 +1,108 @@
+//! The normalized hook event every adapter produces, and the normalized reply every
+//! adapter renders back into its front-end's format.
+
+use std::path::PathBuf;
+
+use intent_ledger::gate::{Action, GateReason};
+use serde_json::Value;
+
+/// Which front-end a hook event came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrontEnd {
+    /// Anthropic's Claude Code.
+    ClaudeCode,
+}
+
+impl FrontEnd {
+    /// Returns the name recorded in the ledger.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FrontEnd::ClaudeCode => "claude-code",
+        }
+    }
+}
+
+/// Where in an agent's turn the hook fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// A session started (or resumed).
+    SessionStart,
+    /// The user submitted a prompt.
+    PromptSubmit,
+    /// A tool is about to run: the gate decides.
+    PreTool,
+    /// A tool ran.
+    PostTool,
+    /// A tool ran and failed.
+    PostToolFailure,
+    /// The agent stopped.
+    Stop,
+}
+
+/// A tool call in a hook event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// What the gate sees.
+    pub action: Action,
+    /// Front-end's id of this call, pairing pre and post.
+    pub use_id: Option<String>,
+    /// The tool's input as sent (never stored: only paths and hashes are).
+    pub input: Value,
+    /// The tool's response (post phases).
+    pub response: Option<Value>,
+    /// The agent's own classification of the change, when its input declares one.
+    pub declared_mutation_class: Option<String>,
+    /// For handshake tools: which one (`select_active_intent`, …).
+    pub handshake: Option<String>,
+}
+
+/// One hook event, front-end independent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookEvent {
+    /// The front-end.
+    pub front_end: FrontEnd,
+    /// The phase.
+    pub phase: Phase,
+    /// Agent session id.
+    pub session: String,
+    /// Id of the user prompt this event belongs to, when known.
+    pub prompt_id: Option<String>,
+    /// Working directory of the agent.
+    pub cwd: Option<PathBuf>,
+    /// Transcript file, for looking up the model.
+    pub transcript_path: Option<PathBuf>,
+    /// Model id as the front-end names it, when the payload carries one.
+    pub model: Option<String>,
+    /// The tool call (tool phases).
+    pub tool: Option<ToolCall>,
+    /// The user's prompt (prompt phase).
+    pub prompt: Option<String>,
+    /// Why a session started (`startup`, `resume`, …).
+    pub source: Option<String>,
+}
+
+/// What the hook answers, front-end independent.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Reply {
+    /// Deny or ask, with the structured reason; `None` lets the front-end proceed
+    /// with its own permission rules (we never grant more than it would).
+    pub refusal: Option<Refusal>,
+    /// Context to add to the model's next turn.
+    pub context: Option<String>,
+}
+
+/// A deny or an ask.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// True for ask (a human decides), false for deny.
+    pub ask: bool,
+    /// The structured reason.
+    pub reason: GateReason,
+}
+
+impl Refusal {
+    /// Returns the text the agent sees.
+    pub fn text(&self) -> String {
+        self.reason.to_agent_text()
+    }
+}

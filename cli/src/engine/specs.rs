@@ -1,0 +1,94 @@
+//! Loading the intent specs inside a hook: hash the YAML, reuse a parsed copy keyed by
+//! that hash, and snapshot changed specs into the ledger.
+
+use std::path::Path;
+
+use intent_ledger::gate::bytes_sha256;
+use intent_ledger::spec::{validate, IntentsFile, SpecDocument};
+use intent_ledger::state::HookState;
+use intent_ledger::{kinds, NewEvent, Transaction, Workspace};
+use serde_json::json;
+
+/// Loads the specs: `Ok` when usable for gating, `Err(why)` when missing or invalid
+/// (the gate then fails closed for destructive actions).
+///
+/// A valid file whose hash differs from the newest snapshot in `state` is appended
+/// as an `intent.spec` event, so intent state stays a function of the ledger.
+pub fn load(
+    workspace: &Workspace,
+    tx: &mut Transaction<'_>,
+    state: &mut HookState,
+    source: &str,
+) -> anyhow::Result<Result<SpecDocument, String>> {
+    let path = workspace.specs_path();
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Err(
+                ".orchestration/active_intents.yaml does not exist".into()
+            ))
+        }
+        Err(e) => return Ok(Err(format!("cannot read {}: {e}", path.display()))),
+    };
+    let hash = bytes_sha256(&bytes);
+    let cache_file = workspace
+        .cache_dir()
+        .join("specs")
+        .join(format!("{}.json", hash.trim_start_matches("sha256:")));
+    let doc = match read_cached(&cache_file) {
+        Some(file) => SpecDocument {
+            file,
+            content_hash: hash.clone(),
+        },
+        None => {
+            let doc = match SpecDocument::parse(&bytes) {
+                Ok(doc) => doc,
+                Err(err) => return Ok(Err(format!("active_intents.yaml: {err}"))),
+            };
+            let errors: Vec<String> = validate(&doc.file)
+                .into_iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.to_string())
+                .collect();
+            if !errors.is_empty() {
+                return Ok(Err(format!(
+                    "active_intents.yaml has {} error(s), first: {}",
+                    errors.len(),
+                    errors[0]
+                )));
+            }
+            write_cached(&cache_file, &doc);
+            doc
+        }
+    };
+    if state.spec.as_ref().map(|(h, _)| h.as_str()) != Some(hash.as_str()) {
+        tx.append(vec![NewEvent::new(
+            kinds::INTENT_SPEC,
+            source,
+            json!({
+                "path": ".orchestration/active_intents.yaml",
+                "content_hash": hash,
+                "intents": doc.file.active_intents.len(),
+                "spec": doc.to_json(),
+            }),
+        )])?;
+        state.catch_up(tx.path(), tx.end())?;
+    }
+    Ok(Ok(doc))
+}
+
+fn read_cached(path: &Path) -> Option<IntentsFile> {
+    let bytes = std::fs::read(path).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Best effort: the cache only saves time, so a failure to write it is ignored.
+fn write_cached(path: &Path, doc: &SpecDocument) {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+    if std::fs::write(&tmp, doc.to_json().to_string()).is_ok() {
+        let _ = std::fs::rename(&tmp, path);
+    }
+}

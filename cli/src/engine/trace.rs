@@ -1,0 +1,197 @@
+//! What a write did to one file: hashes from disk, changed line ranges with content
+//! hashes, and a text-rule classification (the AST classifier replaces it later).
+
+use std::path::Path;
+use std::time::Duration;
+
+use intent_ledger::gate::bytes_sha256;
+use serde::Serialize;
+use serde_json::{json, Value};
+use similar::{DiffTag, TextDiff};
+
+/// Files larger than this are hashed but not diffed.
+const MAX_DIFF_BYTES: usize = 4 * 1024 * 1024;
+
+/// A changed range of the new content (1-based, inclusive).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineRange {
+    /// First line.
+    pub start_line: usize,
+    /// Last line.
+    pub end_line: usize,
+    /// `sha256:` of the range's lines, LF-terminated.
+    pub content_hash: String,
+}
+
+/// The trace of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileTrace {
+    /// Workspace-relative path.
+    pub path: String,
+    /// Hash before the write; `None` for a new file.
+    pub before_sha256: Option<String>,
+    /// Hash after the write, read from disk; `None` if the file is gone.
+    pub after_sha256: Option<String>,
+    /// Changed ranges of the new content.
+    pub ranges: Vec<LineRange>,
+    /// `AST_REFACTOR` or `INTENT_EVOLUTION`.
+    pub mutation_class: &'static str,
+    /// Which rule decided, e.g. `text:whitespace-only`.
+    pub rule: &'static str,
+}
+
+impl FileTrace {
+    /// Returns the JSON fields a `trace` event carries for this file.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "path": self.path,
+            "before_sha256": self.before_sha256,
+            "after_sha256": self.after_sha256,
+            "ranges": self.ranges,
+            "mutation_class": self.mutation_class,
+            "classification": {"method": "text", "rule": self.rule},
+        })
+    }
+}
+
+/// Traces `rel` under `root` after a write. `before` is the old content when the
+/// front-end reported it; otherwise `before_hash` (the last hash known) is used and
+/// the whole file counts as changed when it differs.
+pub fn trace_file(
+    root: &Path,
+    rel: &str,
+    before: Option<&[u8]>,
+    before_hash: Option<String>,
+) -> FileTrace {
+    let after = std::fs::read(root.join(rel)).ok();
+    let before_sha256 = before.map(bytes_sha256).or(before_hash);
+    let after_sha256 = after.as_deref().map(bytes_sha256);
+    let mut trace = FileTrace {
+        path: rel.to_string(),
+        before_sha256,
+        after_sha256,
+        ranges: Vec::new(),
+        mutation_class: "INTENT_EVOLUTION",
+        rule: "text:content-changed",
+    };
+    let Some(after) = after else {
+        trace.rule = "text:file-deleted";
+        return trace;
+    };
+    if trace.before_sha256 == trace.after_sha256 {
+        trace.mutation_class = "AST_REFACTOR";
+        trace.rule = "text:unchanged";
+        return trace;
+    }
+    let after_text = String::from_utf8_lossy(&after).replace("\r\n", "\n");
+    let before_text = before.map(|b| String::from_utf8_lossy(b).replace("\r\n", "\n"));
+    match before_text {
+        None if trace.before_sha256.is_none() => {
+            trace.rule = "text:new-file";
+            trace.ranges = whole(&after_text);
+        }
+        None => {
+            trace.rule = "text:content-changed-no-diff";
+            trace.ranges = whole(&after_text);
+        }
+        Some(before_text) => {
+            if squash(&before_text) == squash(&after_text) {
+                trace.mutation_class = "AST_REFACTOR";
+                trace.rule = "text:whitespace-only";
+            }
+            trace.ranges = if before_text.len() + after_text.len() > MAX_DIFF_BYTES {
+                whole(&after_text)
+            } else {
+                changed_ranges(&before_text, &after_text)
+            };
+        }
+    }
+    trace
+}
+
+fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+fn whole(text: &str) -> Vec<LineRange> {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    vec![range(&lines, 0, lines.len())]
+}
+
+/// Ranges of the new text that were inserted or replaced, adjacent ones merged.
+pub fn changed_ranges(before: &str, after: &str) -> Vec<LineRange> {
+    let diff = TextDiff::configure()
+        .timeout(Duration::from_millis(200))
+        .diff_lines(before, after);
+    let lines: Vec<&str> = after.lines().collect();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for op in diff.ops() {
+        if matches!(op.tag(), DiffTag::Insert | DiffTag::Replace) {
+            let new = op.new_range();
+            if new.is_empty() {
+                continue;
+            }
+            match spans.last_mut() {
+                Some(last) if last.1 == new.start => last.1 = new.end,
+                _ => spans.push((new.start, new.end)),
+            }
+        }
+    }
+    spans
+        .into_iter()
+        .map(|(start, end)| range(&lines, start, end.min(lines.len())))
+        .collect()
+}
+
+fn range(lines: &[&str], start: usize, end: usize) -> LineRange {
+    let mut text = String::new();
+    for line in &lines[start..end] {
+        text.push_str(line);
+        text.push('\n');
+    }
+    LineRange {
+        start_line: start + 1,
+        end_line: end,
+        content_hash: bytes_sha256(text.as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_cover_inserted_and_replaced_lines() {
+        let ranges = changed_ranges("a\nb\nc\nd\n", "a\nB\nc\nd\ne\nf\n");
+        let spans: Vec<_> = ranges.iter().map(|r| (r.start_line, r.end_line)).collect();
+        assert_eq!(spans, vec![(2, 2), (5, 6)]);
+        assert_eq!(ranges[0].content_hash, bytes_sha256(b"B\n"));
+        assert_eq!(ranges[1].content_hash, bytes_sha256(b"e\nf\n"));
+    }
+
+    #[test]
+    fn whitespace_only_is_a_refactor_by_text_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.ts"), "let x = 1;\n\n").unwrap();
+        let t = trace_file(dir.path(), "a.ts", Some(b"let  x=1;\n"), None);
+        assert_eq!(
+            (t.mutation_class, t.rule),
+            ("AST_REFACTOR", "text:whitespace-only")
+        );
+        let t = trace_file(dir.path(), "a.ts", Some(b"let x = 2;\n"), None);
+        assert_eq!(
+            (t.mutation_class, t.rule),
+            ("INTENT_EVOLUTION", "text:content-changed")
+        );
+        let t = trace_file(dir.path(), "a.ts", None, None);
+        assert_eq!(t.rule, "text:new-file");
+        assert_eq!(t.ranges.len(), 1);
+        assert_eq!(
+            t.after_sha256.as_deref(),
+            Some(bytes_sha256(b"let x = 1;\n\n").as_str())
+        );
+    }
+}
