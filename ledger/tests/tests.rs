@@ -2,8 +2,10 @@
 
 mod test_append;
 mod test_compat;
+mod test_gate;
 mod test_reader;
 mod test_specs;
+mod test_state;
 mod test_torn_tail;
 mod test_verify;
 

@@ -1,0 +1,79 @@
+//! The hook state: incremental catch-up equals a rebuild, and stale caches rebuild.
+
+use intent_ledger::state::{HookState, StateCache};
+use intent_ledger::{Ledger, NewEvent};
+use serde_json::json;
+
+use crate::fast_ledger;
+
+fn session_events(i: usize) -> Vec<NewEvent> {
+    let s = format!("s{}", i % 3);
+    vec![
+        NewEvent::new("session.start", "t", json!({"model": "anthropic/claude", "front_end": "claude-code"})).with_session(&s),
+        NewEvent::new("intent.selected", "t", json!({"intent_id": format!("INT-00{}", i % 2 + 1)})).with_session(&s),
+        NewEvent::new("tool.post", "t", json!({"file_hashes": {format!("src/f{i}.ts"): format!("sha256:{i}")}})).with_session(&s),
+        NewEvent::new("trace", "t", json!({"intent_id": "INT-001", "path": format!("src/g{i}.ts"), "after_sha256": "sha256:x", "mutation_class": "INTENT_EVOLUTION"})).with_session(&s),
+        NewEvent::new("lesson", "t", json!({"intent_id": "INT-002", "text": format!("lesson {i}")})).with_session(&s),
+        NewEvent::new("intent.cleared", "t", json!({})).with_session("s2"),
+    ]
+}
+
+#[test]
+fn incremental_catch_up_equals_a_full_rebuild() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.jsonl");
+    let cache = StateCache::new(&dir.path().join(".cache"));
+    let mut ledger = fast_ledger(&path);
+    for i in 0..20 {
+        ledger.append_batch(session_events(i)).unwrap();
+        // A hook's transaction: load (catching up), save.
+        ledger
+            .transaction(|tx| -> intent_ledger::Result<()> {
+                let state = cache.load(tx)?;
+                assert_eq!(state.stamp.seq, tx.last_seq());
+                cache.save(&state)
+            })
+            .unwrap();
+    }
+    let end = std::fs::metadata(&path).unwrap().len();
+    let rebuilt = HookState::rebuild(&path, end).unwrap();
+    let cached: HookState =
+        serde_json::from_slice(&std::fs::read(dir.path().join(".cache/state.json")).unwrap()).unwrap();
+    assert_eq!(cached, rebuilt);
+    // s0's last selection came at i = 18 (INT-001), s1's at i = 19 (INT-002).
+    assert_eq!(rebuilt.active_intent("s0"), Some("INT-001"));
+    assert_eq!(rebuilt.active_intent("s1"), Some("INT-002"));
+    assert_eq!(rebuilt.active_intent("s2"), None, "cleared");
+    assert!(rebuilt.digests["INT-001"].len() <= 10);
+    assert_eq!(rebuilt.session("s1").unwrap().model.as_deref(), Some("anthropic/claude"));
+}
+
+#[test]
+fn a_cache_from_another_ledger_is_rebuilt_and_deleting_it_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.jsonl");
+    let cache = StateCache::new(&dir.path().join(".cache"));
+    let mut ledger = fast_ledger(&path);
+    ledger.append_batch(session_events(1)).unwrap();
+    let first = ledger.transaction(|tx| -> intent_ledger::Result<HookState> {
+        let s = cache.load(tx)?;
+        cache.save(&s)?;
+        Ok(s)
+    });
+    let first = first.unwrap();
+    // Replace the ledger with a different one of the same length class: the stamp's
+    // hash no longer matches, so the cache is rebuilt rather than trusted.
+    drop(ledger);
+    std::fs::remove_file(&path).unwrap();
+    let mut other = Ledger::open(&path).unwrap();
+    other.append_batch(session_events(2)).unwrap();
+    let second = other
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load(tx) })
+        .unwrap();
+    let end = std::fs::metadata(&path).unwrap().len();
+    assert_eq!(second, HookState::rebuild(&path, end).unwrap());
+    assert_ne!(first.stamp.h, second.stamp.h);
+    std::fs::remove_dir_all(dir.path().join(".cache")).unwrap();
+    let third = other.transaction(|tx| -> intent_ledger::Result<HookState> { cache.load(tx) }).unwrap();
+    assert_eq!(third, second);
+}
