@@ -9,6 +9,7 @@ pub mod commands;
 pub mod config;
 pub mod engine;
 pub mod exit;
+pub mod mcp;
 
 use clap::{Parser, Subcommand};
 
@@ -46,6 +47,8 @@ pub enum Command {
     Hook(commands::hook::HookArgs),
     /// Select the intent a session works under.
     Select(commands::select::SelectArgs),
+    /// Serve the intent handshake tools over MCP (stdio).
+    Mcp(commands::mcp::McpArgs),
     /// Run a scripted tour of every feature in a temporary workspace.
     Demo(commands::demo::DemoArgs),
 }
@@ -70,6 +73,7 @@ pub fn run() -> i32 {
         Command::Demo(args) => commands::demo::run(&config, args),
         Command::Hook(args) => commands::hook::run(&config, args),
         Command::Select(args) => commands::select::run(&config, args),
+        Command::Mcp(args) => commands::mcp::run(&config, args),
     });
     match result {
         Ok(code) => code as i32,

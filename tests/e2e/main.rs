@@ -9,6 +9,8 @@ mod test_claude_harness;
 mod test_cli;
 mod test_concurrency;
 mod test_crash;
+mod test_hook;
+mod test_mcp;
 
 #[test]
 fn every_test_file_is_registered() {

@@ -84,7 +84,8 @@ fn intent_command() -> String {
     }
 }
 
-fn shell_quote(path: &Path) -> String {
+/// Quotes a path for a shell command line when it needs quoting.
+pub fn shell_quote(path: &Path) -> String {
     let text = path.to_string_lossy();
     if text
         .chars()

@@ -5,6 +5,7 @@ pub mod demo;
 pub mod hook;
 pub mod init;
 pub mod log;
+pub mod mcp;
 pub mod select;
 pub mod validate;
 pub mod verify;

@@ -1,5 +1,7 @@
 //! `intent demo`: a scripted tour of everything that exists, in a temporary workspace.
 
+mod session;
+
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -101,28 +103,17 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
         ));
     }
 
-    step("3. Append the events of a short agent session (hand-written here; one group commit)");
-    let session = "demo-session-1";
-    let events = vec![
-        NewEvent::new("session.start", "demo", json!({"front_end": "claude-code", "model": "anthropic/claude-sonnet-4-5"})),
-        NewEvent::new("prompt", "demo", json!({"text": "Add token expiry to verify()"})),
-        NewEvent::new("intent.selected", "demo", json!({"intent_id": "INT-001"})),
-        NewEvent::new("tool.pre", "demo", json!({"intent_id": "INT-001", "tool": "Write", "path": "src/auth/jwt.ts", "decision": "allow"})),
-        NewEvent::new("trace", "demo", json!({"intent_id": "INT-001", "path": "src/auth/jwt.ts", "mutation_class": "INTENT_EVOLUTION", "after_sha256": "sha256:9f2c…"})),
-        NewEvent::new("tool.pre", "demo", json!({"intent_id": "INT-001", "tool": "Write", "path": "src/billing/invoice.ts", "decision": "deny", "reason": "scope_violation"})),
-        NewEvent::new("lesson", "demo", json!({"intent_id": "INT-001", "text": "src/billing is outside INT-001; ask for a new intent"})),
-    ]
-    .into_iter()
-    .map(|e| e.with_session(session))
-    .collect();
-    let done = ledger.append_batch(events)?;
-    say(&format!(
-        "appended seq {}..={} with one write and one fsync",
-        done[0].seq,
-        done[done.len() - 1].seq
-    ));
+    drop(ledger);
+    step("3. Wire Claude Code (`intent init --agent claude-code`)");
+    let bin = std::env::current_exe().context("cannot find the intent binary")?;
+    for path in super::init::claude_code(&root, &super::init::shell_quote(&bin))? {
+        say(&format!("wrote {path}"));
+    }
 
-    step("4. Read the log back (`intent log`)");
+    step("3b. A Claude-Code-shaped session through `intent hook claude-code` (real hook processes)");
+    session::play(&bin, &root)?;
+
+    step("4. Read the ledger back (`intent log`)");
     for event in read_events(&ledger_path)? {
         say(&super::log::render(&event?));
     }
@@ -137,8 +128,7 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     ));
 
     step("6. A writer dies mid-append: its half line is a torn tail");
-    drop(ledger);
-    let half = br#"{"v":1,"seq":12,"ts":"2026-11-22T10:00:00.000000Z","id":"0193"#;
+    let half = br#"{"v":1,"seq":99,"ts":"2026-11-22T10:00:00.000000Z","id":"0193"#;
     let mut file = std::fs::OpenOptions::new()
         .append(true)
         .open(&ledger_path)?;
@@ -155,8 +145,7 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
             "lesson",
             "demo",
             json!({"text": "the ledger survives a crash"}),
-        )
-        .with_session(session),
+        ),
     )?;
     say(&format!(
         "the next append set the debris aside in {} and wrote seq {}",
@@ -202,6 +191,6 @@ fn step(title: &str) {
     println!("\n== {title}");
 }
 
-fn say(text: &str) {
+pub(super) fn say(text: &str) {
     println!("   {text}");
 }

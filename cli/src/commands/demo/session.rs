@@ -1,0 +1,129 @@
+//! The demo's Claude-Code-shaped session: real `intent hook claude-code` processes
+//! fed the payloads Claude Code sends, with their replies shown.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::Context;
+use serde_json::{json, Value};
+
+use super::say;
+
+/// Plays one session against the workspace at `root` with the `intent` binary `bin`.
+pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
+    let session = "demo-7f3a";
+    let base = |event: &str| json!({"session_id": session, "cwd": root, "hook_event_name": event, "transcript_path": root.join(".demo-transcript.jsonl")});
+    std::fs::write(root.join(".demo-transcript.jsonl"), "{\"message\":{\"model\":\"claude-sonnet-4-5\"}}\n")?;
+    let jwt = root.join("src/auth/jwt.ts");
+    let tool = |event: &str, name: &str, input: Value, id: &str| {
+        let mut payload = base(event);
+        payload["tool_name"] = json!(name);
+        payload["tool_input"] = input;
+        payload["tool_use_id"] = json!(id);
+        payload
+    };
+
+    say("SessionStart");
+    show(&run(bin, root, &{
+        let mut p = base("SessionStart");
+        p["source"] = json!("startup");
+        p
+    })?);
+
+    say("PreToolUse Write src/auth/jwt.ts, before selecting an intent");
+    show(&run(bin, root, &tool("PreToolUse", "Write", json!({"file_path": jwt, "content": "…"}), "toolu_01"))?);
+
+    say("mcp__intent__select_active_intent INT-001 (PreToolUse, then PostToolUse)");
+    let select = tool("PreToolUse", "mcp__intent__select_active_intent", json!({"intent_id": "INT-001"}), "toolu_02");
+    show(&run(bin, root, &select)?);
+    let mut post = select.clone();
+    post["hook_event_name"] = json!("PostToolUse");
+    post["tool_response"] = json!([{"type": "text", "text": "<intent_context …>"}]);
+    show(&run(bin, root, &post)?);
+
+    say("PreToolUse Write src/auth/jwt.ts, in scope");
+    let content = "export function verify(token: string): boolean {\n  return token.length > 0;\n}\n";
+    let write = tool("PreToolUse", "Write", json!({"file_path": jwt, "content": content}), "toolu_03");
+    show(&run(bin, root, &write)?);
+    std::fs::create_dir_all(jwt.parent().expect("has parent"))?;
+    std::fs::write(&jwt, content)?;
+    let mut post = write.clone();
+    post["hook_event_name"] = json!("PostToolUse");
+    post["tool_response"] = json!({"type": "create", "filePath": jwt, "originalFile": null});
+    say("PostToolUse Write (the file was written): traced with hashes");
+    show(&run(bin, root, &post)?);
+
+    say("PreToolUse Write src/billing/invoice.ts, outside INT-001's scope");
+    show(&run(bin, root, &tool("PreToolUse", "Write", json!({"file_path": root.join("src/billing/invoice.ts"), "content": "…"}), "toolu_04"))?);
+
+    say("Read src/auth/jwt.ts, then someone else edits it, then PreToolUse Edit");
+    let read = tool("PreToolUse", "Read", json!({"file_path": jwt}), "toolu_05");
+    run(bin, root, &read)?;
+    let mut post = read.clone();
+    post["hook_event_name"] = json!("PostToolUse");
+    post["tool_response"] = json!({"type": "text", "file": {"filePath": jwt}});
+    run(bin, root, &post)?;
+    std::fs::write(&jwt, format!("{content}// edited by a teammate\n"))?;
+    show(&run(bin, root, &tool("PreToolUse", "Edit", json!({"file_path": jwt, "old_string": "> 0", "new_string": "> 10"}), "toolu_06"))?);
+
+    say("PreToolUse Bash `rm -rf .`");
+    show(&run(bin, root, &tool("PreToolUse", "Bash", json!({"command": "rm -rf ."}), "toolu_07"))?);
+    say("PreToolUse Bash `git status` (read-only)");
+    show(&run(bin, root, &tool("PreToolUse", "Bash", json!({"command": "git status"}), "toolu_08"))?);
+
+    say("Stop");
+    show(&run(bin, root, &base("Stop"))?);
+
+    let lessons = std::fs::read_to_string(root.join(".orchestration/CLAUDE.md")).unwrap_or_default();
+    say(".orchestration/CLAUDE.md now holds the lessons:");
+    for line in lessons.lines().filter(|l| l.starts_with("- ")) {
+        say(&format!("  {}", clip(line, 150)));
+    }
+    Ok(())
+}
+
+fn run(bin: &Path, root: &Path, payload: &Value) -> anyhow::Result<Value> {
+    let mut child = Command::new(bin)
+        .args(["hook", "claude-code"])
+        .env("CLAUDE_PROJECT_DIR", root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .context("cannot start `intent hook claude-code`")?;
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(payload.to_string().as_bytes())?;
+    let out = child.wait_with_output()?;
+    serde_json::from_slice(&out.stdout).context("the hook printed no JSON")
+}
+
+/// Prints a hook reply in one or two lines.
+fn show(reply: &Value) {
+    let out = &reply["hookSpecificOutput"];
+    if let Some(decision) = out["permissionDecision"].as_str() {
+        let text = out["permissionDecisionReason"].as_str().unwrap_or_default();
+        let kind = text
+            .find("{\"type\":\"")
+            .map(|i| &text[i + 9..])
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or("?");
+        let sentence = text.lines().next().unwrap_or_default();
+        say(&format!("  → {decision} [{kind}] {}", clip(sentence, 140)));
+    } else if let Some(context) = out["additionalContext"].as_str() {
+        say(&format!("  → allow, with context: {}", clip(&context.replace('\n', " "), 140)));
+    } else {
+        say("  → allow (no objection; Claude Code's own permissions apply)");
+    }
+}
+
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        text.chars().take(max - 1).collect::<String>() + "…"
+    }
+}
