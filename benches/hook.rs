@@ -60,6 +60,9 @@ fn main() {
     report("PreToolUse Write (allow)", runs, || {
         hook(intent, &root, &pre);
     });
+    report("PreToolUse Write, durability never", runs, || {
+        hook_with(intent, &root, &pre, "never");
+    });
     report("PostToolUse Write 500-line TS", runs, || {
         hook(intent, &root, &post);
     });
@@ -86,8 +89,14 @@ fn report(name: &str, runs: usize, mut work: impl FnMut()) {
 }
 
 fn hook(intent: &str, root: &Path, payload: &Value) -> Value {
+    hook_with(intent, root, payload, "always")
+}
+
+/// Runs one hook process with the ledger durability set by `INTENT_DURABILITY`.
+fn hook_with(intent: &str, root: &Path, payload: &Value, durability: &str) -> Value {
     let mut child = Command::new(intent)
         .args(["hook", "claude-code"])
+        .env("INTENT_DURABILITY", durability)
         .env("CLAUDE_PROJECT_DIR", root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

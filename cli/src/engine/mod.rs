@@ -21,7 +21,7 @@ use intent_ledger::gate::{
 };
 use intent_ledger::spec::{IntentStatus, SpecDocument};
 use intent_ledger::state::{HookState, StateCache};
-use intent_ledger::{kinds, LedgerOptions, NewEvent, ReverseLineReader, Transaction, Workspace};
+use intent_ledger::{kinds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction, Workspace};
 use serde_json::{json, Value};
 
 pub use event::{FrontEnd, HookEvent, Phase, Refusal, Reply, ToolCall};
@@ -51,10 +51,16 @@ impl Engine {
             .root()
             .canonicalize()
             .with_context(|| format!("cannot resolve {}", workspace.root().display()))?;
+        let mut ledger_options = LedgerOptions::default();
+        if let Ok(text) = std::env::var("INTENT_DURABILITY") {
+            ledger_options.durability = Durability::parse(&text).with_context(|| {
+                format!("INTENT_DURABILITY={text:?}: expected always, batch or never")
+            })?;
+        }
         Ok(Engine {
             workspace,
             root,
-            ledger_options: LedgerOptions::default(),
+            ledger_options,
         })
     }
 
