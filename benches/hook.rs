@@ -23,7 +23,10 @@ fn main() {
     std::fs::write(ws.specs_path(), specs(200)).unwrap();
     let started = Instant::now();
     fill_ledger(&ws, events);
-    eprintln!("generated {events} events in {:.1}s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "generated {events} events in {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
     std::fs::create_dir_all(root.join("src/mod_7")).unwrap();
     let file = root.join("src/mod_7/big.ts");
     std::fs::write(&file, ts_file(500)).unwrap();
@@ -32,12 +35,26 @@ fn main() {
     // First hook run rebuilds the state cache from the whole ledger (once per
     // workspace); every later run catches up from the cache's stamp.
     let started = Instant::now();
-    hook(intent, &root, &json!({"hook_event_name": "SessionStart", "session_id": "bench", "cwd": root, "source": "startup"}));
-    eprintln!("first hook (cold state cache rebuild): {:.0} ms", started.elapsed().as_secs_f64() * 1e3);
+    hook(
+        intent,
+        &root,
+        &json!({"hook_event_name": "SessionStart", "session_id": "bench", "cwd": root, "source": "startup"}),
+    );
+    eprintln!(
+        "first hook (cold state cache rebuild): {:.0} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    );
     let out = Command::new(intent)
-        .args(["--workspace"]).arg(&root).args(["select", "INT-007", "--session", "bench"])
-        .output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        .args(["--workspace"])
+        .arg(&root)
+        .args(["select", "INT-007", "--session", "bench"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     let pre = json!({"hook_event_name": "PreToolUse", "session_id": "bench", "cwd": root,
         "tool_name": "Write", "tool_input": {"file_path": file, "content": ts_file(500)}, "tool_use_id": "toolu_b"});
@@ -47,7 +64,10 @@ fn main() {
     let prompt = json!({"hook_event_name": "UserPromptSubmit", "session_id": "bench", "cwd": root,
         "prompt": "Refactor verify() to reject expired tokens", "prompt_id": "p1"});
     let allowed = hook(intent, &root, &pre);
-    assert!(!allowed.to_string().contains("deny"), "the benchmark's write must be allowed: {allowed}");
+    assert!(
+        !allowed.to_string().contains("deny"),
+        "the benchmark's write must be allowed: {allowed}"
+    );
 
     println!("hook process latency, {runs} runs each, 200 intents, {events}-event ledger (ms)");
     println!("{:<36} {:>8} {:>8} {:>8}", "case", "p50", "p95", "p99");
@@ -55,7 +75,11 @@ fn main() {
         Command::new("true").status().unwrap();
     });
     report("intent --version (binary start)", runs, || {
-        Command::new(intent).arg("--version").stdout(Stdio::null()).status().unwrap();
+        Command::new(intent)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
     });
     report("PreToolUse Write (allow)", runs, || {
         hook(intent, &root, &pre);
@@ -72,7 +96,10 @@ fn main() {
 }
 
 fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn report(name: &str, runs: usize, mut work: impl FnMut()) {
@@ -85,7 +112,12 @@ fn report(name: &str, runs: usize, mut work: impl FnMut()) {
         .collect();
     times.sort();
     let pct = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1e3;
-    println!("{name:<36} {:>8.2} {:>8.2} {:>8.2}", pct(0.50), pct(0.95), pct(0.99));
+    println!(
+        "{name:<36} {:>8.2} {:>8.2} {:>8.2}",
+        pct(0.50),
+        pct(0.95),
+        pct(0.99)
+    );
 }
 
 fn hook(intent: &str, root: &Path, payload: &Value) -> Value {
@@ -103,7 +135,12 @@ fn hook_with(intent: &str, root: &Path, payload: &Value, durability: &str) -> Va
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
 }
@@ -119,7 +156,14 @@ fn specs(n: usize) -> String {
 }
 
 fn fill_ledger(ws: &Workspace, events: u64) {
-    let mut ledger = Ledger::open_with(ws.ledger_path(), LedgerOptions { durability: Durability::Never, ..LedgerOptions::default() }).unwrap();
+    let mut ledger = Ledger::open_with(
+        ws.ledger_path(),
+        LedgerOptions {
+            durability: Durability::Never,
+            ..LedgerOptions::default()
+        },
+    )
+    .unwrap();
     let mut i = 0;
     while i < events {
         let n = 10_000.min(events - i);
@@ -135,5 +179,7 @@ fn fill_ledger(ws: &Workspace, events: u64) {
 }
 
 fn ts_file(lines: usize) -> String {
-    (0..lines).map(|i| format!("export function f{i}(x: number): number {{ return x + {i}; }}\n")).collect()
+    (0..lines)
+        .map(|i| format!("export function f{i}(x: number): number {{ return x + {i}; }}\n"))
+        .collect()
 }

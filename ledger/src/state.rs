@@ -8,8 +8,13 @@
 //! ledger: it checks the stamp against the ledger in O(1) and applies only the lines
 //! written since. A missing, unreadable or mismatched cache is rebuilt from the ledger,
 //! so deleting `.cache/` loses nothing.
+//!
+//! The per-session file hashes and the per-intent digests are sharded into their own
+//! files (`.cache/sessions/`, `.cache/digests/`) and loaded only when an event or the
+//! caller touches them, so a hook's cost follows its own session, not the number of
+//! sessions or intents the workspace ever had.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -51,6 +56,8 @@ pub struct SessionState {
     /// Front-end that runs the session.
     pub front_end: Option<String>,
     /// Last content hash (`sha256:…`) this session read or wrote, per workspace path.
+    /// Stored in the session's shard; see [`HookState::ensure_session`].
+    #[serde(skip)]
     pub files: BTreeMap<String, String>,
     /// Seq of the session's latest event, for eviction.
     pub last_seq: u64,
@@ -70,7 +77,7 @@ pub struct DigestItem {
 }
 
 /// The hook state; see the module docs.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct HookState {
     /// Cache layout version.
     pub version: u32,
@@ -80,9 +87,46 @@ pub struct HookState {
     pub spec: Option<(String, u64)>,
     /// Sessions by id.
     pub sessions: BTreeMap<String, SessionState>,
-    /// Recent traces and lessons per intent, newest last.
+    /// Recent traces and lessons per intent, newest last. Stored in per-intent
+    /// shards; see [`HookState::ensure_digest`].
+    #[serde(skip)]
     pub digests: BTreeMap<String, VecDeque<DigestItem>>,
+    /// Where shards live and which are loaded or changed; `None` for a state that
+    /// holds everything in memory (a rebuild).
+    #[serde(skip)]
+    shards: Option<Shards>,
 }
+
+/// Bookkeeping of lazily loaded shards.
+#[derive(Debug, Clone, Default)]
+struct Shards {
+    dir: PathBuf,
+    loaded_sessions: BTreeSet<String>,
+    loaded_digests: BTreeSet<String>,
+    dirty_sessions: BTreeSet<String>,
+    dirty_digests: BTreeSet<String>,
+    evicted_sessions: BTreeSet<String>,
+}
+
+impl PartialEq for HookState {
+    /// Compares content (core, file hashes, digests), not what happens to be loaded.
+    fn eq(&self, other: &Self) -> bool {
+        let files = |s: &HookState| -> BTreeMap<String, BTreeMap<String, String>> {
+            s.sessions
+                .iter()
+                .map(|(id, st)| (id.clone(), st.files.clone()))
+                .collect()
+        };
+        self.version == other.version
+            && self.stamp == other.stamp
+            && self.spec == other.spec
+            && self.sessions == other.sessions
+            && files(self) == files(other)
+            && self.digests == other.digests
+    }
+}
+
+impl Eq for HookState {}
 
 impl HookState {
     /// Applies one event. A pure function of the event sequence, so applying the
@@ -177,10 +221,16 @@ impl HookState {
 
     fn session_mut(&mut self, event: &Event) -> Option<&mut SessionState> {
         let id = event.session.as_ref()?;
+        if let Some(shards) = self.shards.as_mut() {
+            shards.dirty_sessions.insert(id.clone());
+        }
         Some(self.sessions.entry(id.clone()).or_default())
     }
 
     fn push_digest(&mut self, intent: &str, event: &Event, summary: String) {
+        if let Some(shards) = self.shards.as_mut() {
+            shards.dirty_digests.insert(intent.to_string());
+        }
         let items = self.digests.entry(intent.to_string()).or_default();
         items.push_back(DigestItem {
             seq: event.seq,
@@ -201,7 +251,13 @@ impl HookState {
                 .min_by_key(|(id, s)| (s.last_seq, (*id).clone()))
                 .map(|(id, _)| id.clone());
             match oldest {
-                Some(id) => self.sessions.remove(&id),
+                Some(id) => {
+                    self.sessions.remove(&id);
+                    if let Some(shards) = self.shards.as_mut() {
+                        shards.dirty_sessions.remove(&id);
+                        shards.evicted_sessions.insert(id);
+                    }
+                }
                 None => break,
             };
         }
@@ -218,6 +274,14 @@ impl HookState {
                 break;
             }
             let event = line.parse(ledger)?;
+            // A shard must be in memory before an event changes it, or saving it
+            // would drop what it held.
+            if let Some(session) = &event.session {
+                self.ensure_session(session);
+            }
+            if let Some(intent) = event.intent_id() {
+                self.ensure_digest(intent);
+            }
             self.apply(&event);
             self.stamp = Stamp {
                 seq: event.seq,
@@ -226,6 +290,37 @@ impl HookState {
             };
         }
         Ok(())
+    }
+
+    /// Loads a session's file hashes from its shard, once. A no-op for a state held
+    /// entirely in memory.
+    pub fn ensure_session(&mut self, session: &str) {
+        let Some(shards) = self.shards.as_mut() else {
+            return;
+        };
+        if !shards.loaded_sessions.insert(session.to_string()) {
+            return;
+        }
+        let files: BTreeMap<String, String> =
+            read_json(&session_shard(&shards.dir, session)).unwrap_or_default();
+        // A shard without its session in the core is a leftover of an evicted
+        // session; the session starts afresh.
+        if let Some(state) = self.sessions.get_mut(session) {
+            state.files = files;
+        }
+    }
+
+    /// Loads an intent's digest from its shard, once.
+    pub fn ensure_digest(&mut self, intent: &str) {
+        let Some(shards) = self.shards.as_mut() else {
+            return;
+        };
+        if !shards.loaded_digests.insert(intent.to_string()) {
+            return;
+        }
+        if let Some(items) = read_json::<VecDeque<DigestItem>>(&digest_shard(&shards.dir, intent)) {
+            self.digests.insert(intent.to_string(), items);
+        }
     }
 
     /// Rebuilds the state from the whole ledger up to `end`.
@@ -278,6 +373,10 @@ impl StateCache {
         }
     }
 
+    fn dir(&self) -> &Path {
+        self.path.parent().expect("state.json has a parent")
+    }
+
     /// Loads the state and brings it up to the transaction's tail: O(1) plus the
     /// lines written since the stamp; a rebuild when the cache is missing or stale.
     pub fn load(&self, tx: &Transaction<'_>) -> Result<HookState> {
@@ -291,25 +390,111 @@ impl StateCache {
         });
         match usable {
             Some(mut state) => {
+                state.shards = Some(Shards {
+                    dir: self.dir().to_path_buf(),
+                    ..Shards::default()
+                });
                 state.catch_up(tx.path(), tx.end())?;
                 Ok(state)
             }
-            None => HookState::rebuild(tx.path(), tx.end()),
+            None => {
+                // Shards of an earlier cache may not match this ledger.
+                for sub in ["sessions", "digests"] {
+                    let _ = std::fs::remove_dir_all(self.dir().join(sub));
+                }
+                HookState::rebuild(tx.path(), tx.end())
+            }
         }
+    }
+
+    /// Loads the state with every shard in memory (for comparisons and exports).
+    pub fn load_full(&self, tx: &Transaction<'_>) -> Result<HookState> {
+        let mut state = self.load(tx)?;
+        let sessions: Vec<String> = state.sessions.keys().cloned().collect();
+        for session in sessions {
+            state.ensure_session(&session);
+        }
+        if let Ok(entries) = std::fs::read_dir(self.dir().join("digests")) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if let Some(intent) = name.strip_suffix(".json") {
+                    state.ensure_digest(intent);
+                }
+            }
+        }
+        Ok(state)
     }
 
     /// Writes the state atomically (temp file + rename). The cache is derived, so it
     /// is not synced: after a crash it is rebuilt or caught up.
+    ///
+    /// Shards are written first (only the changed ones, or all after a rebuild) and
+    /// the core last, so a crash in between leaves an older core whose stamp makes
+    /// the next load catch up over the same events again, which is idempotent.
     pub fn save(&self, state: &HookState) -> Result<()> {
-        let dir = self.path.parent().expect("state.json has a parent");
-        std::fs::create_dir_all(dir).map_err(|e| LedgerError::io(dir, e))?;
-        let tmp = self
-            .path
-            .with_extension(format!("json.{}.tmp", std::process::id()));
-        let bytes = serde_json::to_vec(state).expect("serialize state");
-        std::fs::write(&tmp, bytes).map_err(|e| LedgerError::io(&tmp, e))?;
-        std::fs::rename(&tmp, &self.path).map_err(|e| LedgerError::io(&self.path, e))
+        let dir = self.dir();
+        let (sessions, digests, evicted): (Vec<String>, Vec<String>, Vec<String>) =
+            match &state.shards {
+                Some(shards) => (
+                    shards.dirty_sessions.iter().cloned().collect(),
+                    shards.dirty_digests.iter().cloned().collect(),
+                    shards.evicted_sessions.iter().cloned().collect(),
+                ),
+                None => (
+                    state.sessions.keys().cloned().collect(),
+                    state.digests.keys().cloned().collect(),
+                    Vec::new(),
+                ),
+            };
+        for session in sessions {
+            if let Some(s) = state.sessions.get(&session) {
+                write_json(&session_shard(dir, &session), &s.files)?;
+            }
+        }
+        for intent in digests {
+            if let Some(items) = state.digests.get(&intent) {
+                write_json(&digest_shard(dir, &intent), items)?;
+            }
+        }
+        for session in evicted {
+            let _ = std::fs::remove_file(session_shard(dir, &session));
+        }
+        write_json(&self.path, state)
     }
+}
+
+fn session_shard(dir: &Path, session: &str) -> PathBuf {
+    // Session ids come from front-ends: hash them into safe, fixed-length names.
+    let name = blake3::hash(session.as_bytes()).to_hex();
+    dir.join("sessions").join(format!("{}.json", &name[..32]))
+}
+
+fn digest_shard(dir: &Path, intent: &str) -> PathBuf {
+    let safe: String = intent
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join("digests").join(format!("{safe}.json"))
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// Writes a JSON file atomically (temp file + rename); not synced, as all derived data.
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let dir = path.parent().expect("cache files have a parent");
+    std::fs::create_dir_all(dir).map_err(|e| LedgerError::io(dir, e))?;
+    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
+    let bytes = serde_json::to_vec(value).expect("serialize cache");
+    std::fs::write(&tmp, bytes).map_err(|e| LedgerError::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| LedgerError::io(path, e))
 }
 
 /// Returns whether the ledger line ending at `stamp.end` still has `stamp.h`.

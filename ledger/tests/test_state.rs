@@ -37,15 +37,28 @@ fn incremental_catch_up_equals_a_full_rebuild() {
     }
     let end = std::fs::metadata(&path).unwrap().len();
     let rebuilt = HookState::rebuild(&path, end).unwrap();
-    let cached: HookState =
-        serde_json::from_slice(&std::fs::read(dir.path().join(".cache/state.json")).unwrap()).unwrap();
+    let cached = ledger
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load_full(tx) })
+        .unwrap();
     assert_eq!(cached, rebuilt);
+    assert!(
+        dir.path()
+            .join(".cache/sessions")
+            .read_dir()
+            .unwrap()
+            .count()
+            >= 3,
+        "file hashes are sharded per session"
+    );
     // s0's last selection came at i = 18 (INT-001), s1's at i = 19 (INT-002).
     assert_eq!(rebuilt.active_intent("s0"), Some("INT-001"));
     assert_eq!(rebuilt.active_intent("s1"), Some("INT-002"));
     assert_eq!(rebuilt.active_intent("s2"), None, "cleared");
     assert!(rebuilt.digests["INT-001"].len() <= 10);
-    assert_eq!(rebuilt.session("s1").unwrap().model.as_deref(), Some("anthropic/claude"));
+    assert_eq!(
+        rebuilt.session("s1").unwrap().model.as_deref(),
+        Some("anthropic/claude")
+    );
 }
 
 #[test]
@@ -74,6 +87,8 @@ fn a_cache_from_another_ledger_is_rebuilt_and_deleting_it_loses_nothing() {
     assert_eq!(second, HookState::rebuild(&path, end).unwrap());
     assert_ne!(first.stamp.h, second.stamp.h);
     std::fs::remove_dir_all(dir.path().join(".cache")).unwrap();
-    let third = other.transaction(|tx| -> intent_ledger::Result<HookState> { cache.load(tx) }).unwrap();
+    let third = other
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load(tx) })
+        .unwrap();
     assert_eq!(third, second);
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use intent_ledger::state::HookState;
+use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::verify_path;
 use serde_json::{json, Value};
 
@@ -22,8 +22,14 @@ fn workspace() -> TestWorkspace {
 
 fn hook(ws: &TestWorkspace, payload: &[u8]) -> (Value, String) {
     let out = ws.run(&["hook", "claude-code"], Some(payload));
-    assert_eq!(out.status.code(), Some(0), "hooks always exit 0: {}", stderr(&out));
-    let reply = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "hooks always exit 0: {}",
+        stderr(&out)
+    );
+    let reply = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", out.stdout));
     (reply, stderr(&out))
 }
 
@@ -37,9 +43,17 @@ fn decision(reply: &Value) -> Option<&str> {
 }
 
 fn reason_type(reply: &Value) -> String {
-    let text = reply["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap_or_default();
-    let start = text.find("{\"type\"").unwrap_or_else(|| panic!("no structured reason: {text}"));
-    let value: Value = serde_json::Deserializer::from_str(&text[start..]).into_iter().next().unwrap().unwrap();
+    let text = reply["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default();
+    let start = text
+        .find("{\"type\"")
+        .unwrap_or_else(|| panic!("no structured reason: {text}"));
+    let value: Value = serde_json::Deserializer::from_str(&text[start..])
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
     value["type"].as_str().unwrap().to_string()
 }
 
@@ -70,7 +84,12 @@ fn malformed_payloads_fail_closed_with_a_clear_message() {
 fn a_huge_write_payload_is_handled_like_any_other() {
     let ws = workspace();
     let content = "x".repeat(10 * 1024 * 1024);
-    let reply = pre(&ws, "s1", "Write", json!({"file_path": "src/big.ts", "content": content}));
+    let reply = pre(
+        &ws,
+        "s1",
+        "Write",
+        json!({"file_path": "src/big.ts", "content": content}),
+    );
     assert_eq!(reason_type(&reply), "no_active_intent");
     // Payload content is never stored: the ledger stays small.
     assert!(std::fs::metadata(ws.ledger()).unwrap().len() < 64 * 1024);
@@ -79,8 +98,17 @@ fn a_huge_write_payload_is_handled_like_any_other() {
 #[test]
 fn broken_specs_fail_closed_for_writes_and_open_for_reads() {
     let ws = workspace();
-    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), "active_intents:\n  - id: [\n").unwrap();
-    let reply = pre(&ws, "s1", "Write", json!({"file_path": "src/a.ts", "content": ""}));
+    std::fs::write(
+        ws.root().join(".orchestration/active_intents.yaml"),
+        "active_intents:\n  - id: [\n",
+    )
+    .unwrap();
+    let reply = pre(
+        &ws,
+        "s1",
+        "Write",
+        json!({"file_path": "src/a.ts", "content": ""}),
+    );
     assert_eq!(reason_type(&reply), "invalid_config");
     assert!(reply.to_string().contains("line"), "{reply}");
     let reply = pre(&ws, "s1", "Read", json!({"file_path": "src/a.ts"}));
@@ -94,12 +122,27 @@ fn an_unreadable_ledger_fails_closed_for_writes_and_open_for_reads() {
     let last = bytes.len() - 10;
     bytes[last] ^= 0x01; // corrupt the last line: appends must refuse
     std::fs::write(ws.ledger(), &bytes).unwrap();
-    let reply = pre(&ws, "s1", "Write", json!({"file_path": "src/a.ts", "content": ""}));
+    let reply = pre(
+        &ws,
+        "s1",
+        "Write",
+        json!({"file_path": "src/a.ts", "content": ""}),
+    );
     assert_eq!(decision(&reply), Some("deny"), "{reply}");
     assert!(reply.to_string().contains("corrupt"), "{reply}");
-    assert_eq!(pre(&ws, "s1", "Read", json!({"file_path": "src/a.ts"})), json!({}));
-    assert_eq!(pre(&ws, "s1", "Bash", json!({"command": "git log -1"})), json!({}));
-    assert_eq!(std::fs::read(ws.ledger()).unwrap(), bytes, "nothing written past corruption");
+    assert_eq!(
+        pre(&ws, "s1", "Read", json!({"file_path": "src/a.ts"})),
+        json!({})
+    );
+    assert_eq!(
+        pre(&ws, "s1", "Bash", json!({"command": "git log -1"})),
+        json!({})
+    );
+    assert_eq!(
+        std::fs::read(ws.ledger()).unwrap(),
+        bytes,
+        "nothing written past corruption"
+    );
 }
 
 #[test]
@@ -108,10 +151,20 @@ fn paths_that_escape_the_workspace_are_scope_violations() {
     let out = ws.run(&["select", "INT-001", "--session", "s1"], None);
     assert!(out.status.success(), "{}", stderr(&out));
     for path in ["../outside.ts", "src/../../outside.ts", "/etc/hosts"] {
-        let reply = pre(&ws, "s1", "Write", json!({"file_path": path, "content": ""}));
+        let reply = pre(
+            &ws,
+            "s1",
+            "Write",
+            json!({"file_path": path, "content": ""}),
+        );
         assert_eq!(reason_type(&reply), "scope_violation", "{path}");
     }
-    let reply = pre(&ws, "s1", "Edit", json!({"file_path": ".orchestration/agent_trace.jsonl", "old_string": "a", "new_string": "b"}));
+    let reply = pre(
+        &ws,
+        "s1",
+        "Edit",
+        json!({"file_path": ".orchestration/agent_trace.jsonl", "old_string": "a", "new_string": "b"}),
+    );
     assert_eq!(reason_type(&reply), "policy_block");
 }
 
@@ -120,8 +173,13 @@ fn the_prompt_handshake_selects_and_injects_context() {
     let ws = workspace();
     let start = json!({"hook_event_name": "SessionStart", "session_id": "s1", "cwd": ws.root(), "source": "startup"});
     let (reply, _) = hook(&ws, start.to_string().as_bytes());
-    let notice = reply["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
-    assert!(notice.contains("INT-001: Auth") && !notice.contains("INT-002"), "{notice}");
+    let notice = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        notice.contains("INT-001: Auth") && !notice.contains("INT-002"),
+        "{notice}"
+    );
 
     let prompt = |text: &str| {
         let p = json!({"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": ws.root(), "prompt": text, "prompt_id": "p1"});
@@ -130,12 +188,23 @@ fn the_prompt_handshake_selects_and_injects_context() {
     let refused = prompt("/intent INT-002");
     assert!(refused.to_string().contains("needs design"), "{refused}");
     let reply = prompt("Let's go.\n/intent INT-001\nmy api_key=sk-abcdefghijklmnopqrstu");
-    let context = reply["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
-    assert!(context.starts_with("<intent_context intent_id=\"INT-001\">"), "{context}");
+    let context = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        context.starts_with("<intent_context intent_id=\"INT-001\">"),
+        "{context}"
+    );
     let events = ws.events();
     let stored = events.iter().rev().find(|e| e.kind == "prompt").unwrap();
-    assert!(!stored.data["text"].as_str().unwrap().contains("sk-abc"), "secrets are redacted");
-    let selected: Vec<_> = events.iter().filter(|e| e.kind == "intent.selected").collect();
+    assert!(
+        !stored.data["text"].as_str().unwrap().contains("sk-abc"),
+        "secrets are redacted"
+    );
+    let selected: Vec<_> = events
+        .iter()
+        .filter(|e| e.kind == "intent.selected")
+        .collect();
     assert_eq!(selected.len(), 1);
     assert_eq!(selected[0].data["via"], "prompt");
     // Later prompts carry the active intent's context.
@@ -157,11 +226,20 @@ fn init_agent_claude_code_merges_and_is_idempotent() {
     let pre = value["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(pre.len(), 2);
     assert_eq!(pre[0]["hooks"][0]["command"], "other-tool");
-    assert!(pre[1]["hooks"][0]["command"].as_str().unwrap().ends_with("hook claude-code"));
+    assert!(pre[1]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .ends_with("hook claude-code"));
     for event in ["PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"] {
-        assert_eq!(value["hooks"][event].as_array().unwrap().len(), 1, "{event}");
+        assert_eq!(
+            value["hooks"][event].as_array().unwrap().len(),
+            1,
+            "{event}"
+        );
     }
-    let mcp: Value = serde_json::from_str(&std::fs::read_to_string(ws.root().join(".mcp.json")).unwrap()).unwrap();
+    let mcp: Value =
+        serde_json::from_str(&std::fs::read_to_string(ws.root().join(".mcp.json")).unwrap())
+            .unwrap();
     assert_eq!(mcp["mcpServers"]["intent"]["args"], json!(["mcp"]));
     let out = ws.run(&["--json", "init", "--agent", "claude-code"], None);
     let body: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -182,8 +260,16 @@ fn select_from_a_shell_refuses_blocked_and_unknown_intents() {
 }
 
 fn git(root: &Path, args: &[&str]) {
-    let out = Command::new("git").args(args).current_dir(root).output().unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -193,22 +279,47 @@ fn files_changed_by_a_shell_command_are_traced_in_a_git_repo() {
     git(root, &["init", "-q"]);
     std::fs::write(root.join("src/a.ts"), "let a = 1;\nlet b = 2;\n").unwrap();
     git(root, &["add", "src/a.ts"]);
-    git(root, &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]);
+    git(
+        root,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "init",
+        ],
+    );
     let out = ws.run(&["select", "INT-001", "--session", "s1"], None);
     assert!(out.status.success());
     let command = "sed -i 's/b = 2/b = 3/' src/a.ts && echo new > src/new.ts";
     let reply = pre(&ws, "s1", "Bash", json!({"command": command}));
     assert_eq!(reply, json!({}), "allowed under INT-001");
-    let status = Command::new("sh").args(["-c", command]).current_dir(root).status().unwrap();
+    let status = Command::new("sh")
+        .args(["-c", command])
+        .current_dir(root)
+        .status()
+        .unwrap();
     assert!(status.success());
     let post = json!({"hook_event_name": "PostToolUse", "session_id": "s1", "cwd": root, "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t-Bash", "tool_response": {"stdout": "", "stderr": "", "interrupted": false}});
     hook(&ws, post.to_string().as_bytes());
-    let traces: Vec<_> = ws.events().into_iter().filter(|e| e.kind == "trace").collect();
-    let paths: Vec<_> = traces.iter().map(|t| t.data["path"].as_str().unwrap().to_string()).collect();
+    let traces: Vec<_> = ws
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "trace")
+        .collect();
+    let paths: Vec<_> = traces
+        .iter()
+        .map(|t| t.data["path"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(paths, ["src/a.ts", "src/new.ts"]);
     let a = &traces[0];
     assert_eq!(a.data["intent_id"], "INT-001");
-    assert_eq!(a.data["ranges"], json!([{"start_line": 2, "end_line": 2, "content_hash": intent_ledger::gate::bytes_sha256(b"let b = 3;\n")}]));
+    assert_eq!(
+        a.data["ranges"],
+        json!([{"start_line": 2, "end_line": 2, "content_hash": intent_ledger::gate::bytes_sha256(b"let b = 3;\n")}])
+    );
     assert_eq!(a.data["vcs"]["type"], "git");
     assert_eq!(a.data["vcs"]["revision"].as_str().unwrap().len(), 40);
     assert_eq!(traces[1].data["classification"]["rule"], "text:new-file");
@@ -225,7 +336,12 @@ fn concurrent_hook_processes_keep_the_ledger_and_state_consistent() {
                 let out = ws.run(&["select", "INT-001", "--session", &session], None);
                 assert!(out.status.success(), "{}", stderr(&out));
                 for i in 0..15 {
-                    let reply = pre(ws, &session, "Write", json!({"file_path": format!("src/w{w}_{i}.ts"), "content": ""}));
+                    let reply = pre(
+                        ws,
+                        &session,
+                        "Write",
+                        json!({"file_path": format!("src/w{w}_{i}.ts"), "content": ""}),
+                    );
                     assert_eq!(reply, json!({}), "session {session} lost its intent");
                 }
             });
@@ -235,7 +351,14 @@ fn concurrent_hook_processes_keep_the_ledger_and_state_consistent() {
     assert!(report.is_intact());
     let end = std::fs::metadata(ws.ledger()).unwrap().len();
     let rebuilt = HookState::rebuild(&ws.ledger(), end).unwrap();
-    let cached: HookState = serde_json::from_slice(&std::fs::read(ws.root().join(".orchestration/.cache/state.json")).unwrap()).unwrap();
+    let cache = StateCache::new(&ws.root().join(".orchestration/.cache"));
+    let cached = intent_ledger::Ledger::open(ws.ledger())
+        .unwrap()
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load_full(tx) })
+        .unwrap();
     assert_eq!(cached, rebuilt);
-    assert_eq!(ws.events().iter().filter(|e| e.kind == "tool.pre").count(), 90);
+    assert_eq!(
+        ws.events().iter().filter(|e| e.kind == "tool.pre").count(),
+        90
+    );
 }

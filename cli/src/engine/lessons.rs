@@ -5,6 +5,9 @@ use std::path::Path;
 
 use regex::Regex;
 
+/// Longest lesson an agent may record.
+pub const MAX_LESSON_CHARS: usize = 4000;
+
 /// The heading of the section `intent` appends to; text outside it is never touched.
 pub const SECTION: &str = "## Lessons recorded by Intent Ledger";
 

@@ -21,7 +21,9 @@ use intent_ledger::gate::{
 };
 use intent_ledger::spec::{IntentStatus, SpecDocument};
 use intent_ledger::state::{HookState, StateCache};
-use intent_ledger::{kinds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction, Workspace};
+use intent_ledger::{
+    kinds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction, Workspace,
+};
 use serde_json::{json, Value};
 
 pub use event::{FrontEnd, HookEvent, Phase, Refusal, Reply, ToolCall};
@@ -91,6 +93,7 @@ impl Engine {
     /// recording anything (the MCP server's answer; the hook records the selection).
     pub fn preview_selection(&self, intent_id: &str) -> anyhow::Result<Result<String, GateReason>> {
         self.with_turn(FrontEnd::ClaudeCode, |turn| {
+            turn.state.ensure_digest(intent_id);
             Ok(turn.check_selectable(intent_id).map(|spec_index| {
                 let specs = turn.specs.as_ref().expect("checked");
                 context::intent_context(&specs.file.active_intents[spec_index], &turn.state)
@@ -104,6 +107,7 @@ impl Engine {
             let Some(id) = turn.state.active_intent(session).map(str::to_string) else {
                 return Ok(None);
             };
+            turn.state.ensure_digest(&id);
             let text = match turn.specs.as_ref().ok().and_then(|s| s.intent(&id)) {
                 Some(spec) => context::intent_context(spec, &turn.state),
                 None => format!("{id} is no longer in active_intents.yaml"),
@@ -244,8 +248,9 @@ impl Turn<'_, '_> {
         self.state.active_intent(&self.session).map(str::to_string)
     }
 
-    fn active_context(&self) -> Option<String> {
+    fn active_context(&mut self) -> Option<String> {
         let id = self.active()?;
+        self.state.ensure_digest(&id);
         let spec = self.specs.as_ref().ok()?.intent(&id)?;
         Some(context::intent_context(spec, &self.state))
     }
@@ -400,6 +405,7 @@ impl Turn<'_, '_> {
                 "reasoning": reasoning.map(lessons::redact),
             }),
         )?;
+        self.state.ensure_digest(intent_id);
         let specs = self.specs.as_ref().expect("checked by check_selectable");
         Ok(Ok(context::intent_context(
             &specs.file.active_intents[index],
@@ -443,6 +449,7 @@ impl Turn<'_, '_> {
             .clone()
             .unwrap_or_else(|| self.root().to_path_buf());
         let ignore = read_intentignore(&self.engine.workspace);
+        self.state.ensure_session(&self.session);
         let decision = {
             let input = GateInput {
                 action: &tool.action,
@@ -536,6 +543,7 @@ impl Turn<'_, '_> {
         let tool = event.tool.as_ref().context("a tool event without a tool")?;
         let failed = event.phase == Phase::PostToolFailure
             || tool.response.as_ref().is_some_and(response_failed);
+        self.state.ensure_session(&self.session);
         let active = self.active();
         if let Some(handshake) = tool.handshake.as_deref() {
             return self.post_handshake(handshake, tool, failed);
@@ -674,7 +682,13 @@ impl Turn<'_, '_> {
                 Ok(Reply::default())
             }
             "record_lesson" => {
-                if let Some(text) = tool.input["text"].as_str() {
+                // The same rule as the MCP server's: it refused anything else, and an
+                // MCP tool's error does not always reach PostToolUse as one.
+                let text = tool.input["text"]
+                    .as_str()
+                    .map(str::trim)
+                    .unwrap_or_default();
+                if !text.is_empty() && text.chars().count() <= lessons::MAX_LESSON_CHARS {
                     let active = self.active();
                     self.lesson(text, active, "agent")?;
                 }
@@ -684,7 +698,8 @@ impl Turn<'_, '_> {
         }
     }
 
-    /// The hash this session last saw, else the newest any session saw.
+    /// The hash this session last saw, else the newest any loaded session saw (other
+    /// sessions' shards are not loaded just for this).
     fn last_known_hash(&self, rel: &str) -> Option<String> {
         if let Some(hash) = self
             .state

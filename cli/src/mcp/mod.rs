@@ -30,8 +30,7 @@ use serde_json::{json, Value};
 
 use crate::engine::Engine;
 
-/// The longest lesson `record_lesson` accepts, in characters.
-pub const MAX_LESSON_CHARS: usize = 4000;
+pub use crate::engine::lessons::MAX_LESSON_CHARS;
 
 /// The `_meta` key under which Claude Code passes the tool-use id of a `tools/call`.
 pub const TOOL_USE_ID_META: &str = "claudecode/toolUseId";

@@ -110,7 +110,9 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
         say(&format!("wrote {path}"));
     }
 
-    step("3b. A Claude-Code-shaped session through `intent hook claude-code` (real hook processes)");
+    step(
+        "3b. A Claude-Code-shaped session through `intent hook claude-code` (real hook processes)",
+    );
     session::play(&bin, &root)?;
 
     step("4. Read the ledger back (`intent log`)");
@@ -140,13 +142,11 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
         report.events, report.torn_tail_bytes
     ));
     let mut ledger = Ledger::open(&ledger_path)?;
-    let done = ledger.append(
-        NewEvent::new(
-            "lesson",
-            "demo",
-            json!({"text": "the ledger survives a crash"}),
-        ),
-    )?;
+    let done = ledger.append(NewEvent::new(
+        "lesson",
+        "demo",
+        json!({"text": "the ledger survives a crash"}),
+    ))?;
     say(&format!(
         "the next append set the debris aside in {} and wrote seq {}",
         debris_path(&ledger_path)

@@ -14,7 +14,10 @@ use super::say;
 pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let session = "demo-7f3a";
     let base = |event: &str| json!({"session_id": session, "cwd": root, "hook_event_name": event, "transcript_path": root.join(".demo-transcript.jsonl")});
-    std::fs::write(root.join(".demo-transcript.jsonl"), "{\"message\":{\"model\":\"claude-sonnet-4-5\"}}\n")?;
+    std::fs::write(
+        root.join(".demo-transcript.jsonl"),
+        "{\"message\":{\"model\":\"claude-sonnet-4-5\"}}\n",
+    )?;
     let jwt = root.join("src/auth/jwt.ts");
     let tool = |event: &str, name: &str, input: Value, id: &str| {
         let mut payload = base(event);
@@ -32,10 +35,24 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
     })?);
 
     say("PreToolUse Write src/auth/jwt.ts, before selecting an intent");
-    show(&run(bin, root, &tool("PreToolUse", "Write", json!({"file_path": jwt, "content": "…"}), "toolu_01"))?);
+    show(&run(
+        bin,
+        root,
+        &tool(
+            "PreToolUse",
+            "Write",
+            json!({"file_path": jwt, "content": "…"}),
+            "toolu_01",
+        ),
+    )?);
 
     say("mcp__intent__select_active_intent INT-001 (PreToolUse, then PostToolUse)");
-    let select = tool("PreToolUse", "mcp__intent__select_active_intent", json!({"intent_id": "INT-001"}), "toolu_02");
+    let select = tool(
+        "PreToolUse",
+        "mcp__intent__select_active_intent",
+        json!({"intent_id": "INT-001"}),
+        "toolu_02",
+    );
     show(&run(bin, root, &select)?);
     let mut post = select.clone();
     post["hook_event_name"] = json!("PostToolUse");
@@ -43,8 +60,14 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
     show(&run(bin, root, &post)?);
 
     say("PreToolUse Write src/auth/jwt.ts, in scope");
-    let content = "export function verify(token: string): boolean {\n  return token.length > 0;\n}\n";
-    let write = tool("PreToolUse", "Write", json!({"file_path": jwt, "content": content}), "toolu_03");
+    let content =
+        "export function verify(token: string): boolean {\n  return token.length > 0;\n}\n";
+    let write = tool(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": jwt, "content": content}),
+        "toolu_03",
+    );
     show(&run(bin, root, &write)?);
     std::fs::create_dir_all(jwt.parent().expect("has parent"))?;
     std::fs::write(&jwt, content)?;
@@ -55,7 +78,16 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
     show(&run(bin, root, &post)?);
 
     say("PreToolUse Write src/billing/invoice.ts, outside INT-001's scope");
-    show(&run(bin, root, &tool("PreToolUse", "Write", json!({"file_path": root.join("src/billing/invoice.ts"), "content": "…"}), "toolu_04"))?);
+    show(&run(
+        bin,
+        root,
+        &tool(
+            "PreToolUse",
+            "Write",
+            json!({"file_path": root.join("src/billing/invoice.ts"), "content": "…"}),
+            "toolu_04",
+        ),
+    )?);
 
     say("Read src/auth/jwt.ts, then someone else edits it, then PreToolUse Edit");
     let read = tool("PreToolUse", "Read", json!({"file_path": jwt}), "toolu_05");
@@ -65,17 +97,45 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
     post["tool_response"] = json!({"type": "text", "file": {"filePath": jwt}});
     run(bin, root, &post)?;
     std::fs::write(&jwt, format!("{content}// edited by a teammate\n"))?;
-    show(&run(bin, root, &tool("PreToolUse", "Edit", json!({"file_path": jwt, "old_string": "> 0", "new_string": "> 10"}), "toolu_06"))?);
+    show(&run(
+        bin,
+        root,
+        &tool(
+            "PreToolUse",
+            "Edit",
+            json!({"file_path": jwt, "old_string": "> 0", "new_string": "> 10"}),
+            "toolu_06",
+        ),
+    )?);
 
     say("PreToolUse Bash `rm -rf .`");
-    show(&run(bin, root, &tool("PreToolUse", "Bash", json!({"command": "rm -rf ."}), "toolu_07"))?);
+    show(&run(
+        bin,
+        root,
+        &tool(
+            "PreToolUse",
+            "Bash",
+            json!({"command": "rm -rf ."}),
+            "toolu_07",
+        ),
+    )?);
     say("PreToolUse Bash `git status` (read-only)");
-    show(&run(bin, root, &tool("PreToolUse", "Bash", json!({"command": "git status"}), "toolu_08"))?);
+    show(&run(
+        bin,
+        root,
+        &tool(
+            "PreToolUse",
+            "Bash",
+            json!({"command": "git status"}),
+            "toolu_08",
+        ),
+    )?);
 
     say("Stop");
     show(&run(bin, root, &base("Stop"))?);
 
-    let lessons = std::fs::read_to_string(root.join(".orchestration/CLAUDE.md")).unwrap_or_default();
+    let lessons =
+        std::fs::read_to_string(root.join(".orchestration/CLAUDE.md")).unwrap_or_default();
     say(".orchestration/CLAUDE.md now holds the lessons:");
     for line in lessons.lines().filter(|l| l.starts_with("- ")) {
         say(&format!("  {}", clip(line, 150)));
@@ -114,7 +174,10 @@ fn show(reply: &Value) {
         let sentence = text.lines().next().unwrap_or_default();
         say(&format!("  → {decision} [{kind}] {}", clip(sentence, 140)));
     } else if let Some(context) = out["additionalContext"].as_str() {
-        say(&format!("  → allow, with context: {}", clip(&context.replace('\n', " "), 140)));
+        say(&format!(
+            "  → allow, with context: {}",
+            clip(&context.replace('\n', " "), 140)
+        ));
     } else {
         say("  → allow (no objection; Claude Code's own permissions apply)");
     }
