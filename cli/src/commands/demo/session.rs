@@ -59,6 +59,14 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
     post["tool_response"] = json!([{"type": "text", "text": "<intent_context …>"}]);
     show(&run(bin, root, &post)?);
 
+    say("UserPromptSubmit: the active intent's context rides along with every prompt");
+    show(&run(bin, root, &{
+        let mut p = base("UserPromptSubmit");
+        p["prompt"] = json!("Add token expiry to verify()");
+        p["prompt_id"] = json!("prompt-1");
+        p
+    })?);
+
     say("PreToolUse Write src/auth/jwt.ts, in scope");
     let content =
         "export function verify(token: string): boolean {\n  return token.length > 0;\n}\n";
