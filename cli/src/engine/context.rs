@@ -106,7 +106,8 @@ fn list(out: &mut String, outer: &str, inner: &str, items: &[String]) {
     *out += &format!("  </{outer}>\n");
 }
 
-fn clip(text: &str, max: usize) -> String {
+/// Shortens text to `max` characters, marking the cut with an ellipsis.
+pub fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         text.to_string()
     } else {

@@ -19,7 +19,7 @@ use anyhow::Context as _;
 use intent_ledger::gate::{
     self, file_sha256, Action, GateInput, GateReason, Policy, ReasonKind, Verdict,
 };
-use intent_ledger::spec::{IntentStatus, SpecDocument};
+use intent_ledger::spec::SpecDocument;
 use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::{
     kinds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction, Workspace,
@@ -310,8 +310,10 @@ impl Turn<'_, '_> {
     }
 
     /// Validates a selection: returns the intent's index in the specs, or why not.
+    // A refusal is an ordinary answer built once per hook process, not an error
+    // on a hot path, so its size does not matter.
+    #[allow(clippy::result_large_err)]
     fn check_selectable(&self, intent_id: &str) -> Result<usize, GateReason> {
-        let policy_allows_draft = self.policy.as_ref().map(|p| p.allow_draft).unwrap_or(false);
         let mut reason = GateReason {
             kind: ReasonKind::IntentNotActive,
             message: String::new(),
@@ -332,23 +334,9 @@ impl Turn<'_, '_> {
                 return Err(reason);
             }
         };
-        reason.available_intents = specs
-            .file
-            .active_intents
-            .iter()
-            .filter(|i| {
-                i.status().is_some_and(|s| {
-                    s.allows_work() || (policy_allows_draft && s == IntentStatus::Draft)
-                })
-            })
-            .map(|i| gate::IntentBrief {
-                id: i.id.clone(),
-                name: i.name.clone(),
-                status: i
-                    .status()
-                    .map_or(i.status.clone(), |s| s.as_str().to_string()),
-            })
-            .collect();
+        let default_policy = Policy::default();
+        let policy = self.policy.as_ref().unwrap_or(&default_policy);
+        reason.available_intents = gate::available_intents(specs, policy);
         let well_formed = intent_id
             .strip_prefix("INT-")
             .is_some_and(|digits| digits.len() >= 3 && digits.bytes().all(|b| b.is_ascii_digit()));
@@ -368,9 +356,7 @@ impl Turn<'_, '_> {
         let intent = &specs.file.active_intents[index];
         reason.allowed_scope = intent.owned_scope.clone();
         let status = intent.status();
-        let ok = status
-            .is_some_and(|s| s.allows_work() || (policy_allows_draft && s == IntentStatus::Draft));
-        if !ok {
+        if !gate::workable(status, policy) {
             let shown = status.map_or(intent.status.clone(), |s| s.as_str().to_string());
             reason.message = match &intent.blocked_reason {
                 Some(why) => {
@@ -629,7 +615,11 @@ impl Turn<'_, '_> {
         }
         if failed {
             let error = tool.response.as_ref().map(error_text).unwrap_or_default();
-            let text = format!("{} failed: {}", tool.action.tool(), clip(&error, 300));
+            let text = format!(
+                "{} failed: {}",
+                tool.action.tool(),
+                context::clip(&error, 300)
+            );
             self.lesson(&text, active, "tool_failure")?;
         }
         Ok(Reply::default())
@@ -755,14 +745,6 @@ fn error_text(response: &Value) -> String {
         }
     }
     response.to_string()
-}
-
-fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        text.chars().take(max - 1).collect::<String>() + "…"
-    }
 }
 
 fn short(session: &str) -> &str {

@@ -163,17 +163,10 @@ fn segments(tokens: Vec<Token>) -> Option<Vec<Segment>> {
                 ..Segment::default()
             }),
             Token::Redirect(op) => {
-                // `2>&1`-style duplications carry their target inside the operator.
-                let target = if op.ends_with('&') {
-                    match iter.next() {
-                        Some(Token::Word(w)) => w,
-                        _ => String::new(),
-                    }
-                } else {
-                    match iter.next() {
-                        Some(Token::Word(w)) => w,
-                        _ => String::new(),
-                    }
+                // The target is the next word (`> file`, or the fd of `2>&1`).
+                let target = match iter.next() {
+                    Some(Token::Word(w)) => w,
+                    _ => String::new(),
                 };
                 out.last_mut()
                     .expect("non-empty")

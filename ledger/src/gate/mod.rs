@@ -282,19 +282,7 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
             return deny(decision, reason);
         }
     };
-    reason.available_intents = specs
-        .file
-        .active_intents
-        .iter()
-        .filter(|i| workable(i.status(), policy))
-        .map(|i| IntentBrief {
-            id: i.id.clone(),
-            name: i.name.clone(),
-            status: i
-                .status()
-                .map_or(i.status.clone(), |s| s.as_str().to_string()),
-        })
-        .collect();
+    reason.available_intents = available_intents(specs, policy);
 
     if let Some(why) = danger {
         reason.kind = ReasonKind::PolicyBlock;
@@ -426,7 +414,25 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
     decision
 }
 
-fn workable(status: Option<IntentStatus>, policy: &Policy) -> bool {
+/// The intents an agent may select under `policy`, for refusals to list.
+pub fn available_intents(specs: &SpecDocument, policy: &Policy) -> Vec<IntentBrief> {
+    specs
+        .file
+        .active_intents
+        .iter()
+        .filter(|i| workable(i.status(), policy))
+        .map(|i| IntentBrief {
+            id: i.id.clone(),
+            name: i.name.clone(),
+            status: i
+                .status()
+                .map_or(i.status.clone(), |s| s.as_str().to_string()),
+        })
+        .collect()
+}
+
+/// Returns whether an intent of this status allows work under `policy`.
+pub fn workable(status: Option<IntentStatus>, policy: &Policy) -> bool {
     match status {
         Some(IntentStatus::InProgress) => true,
         Some(IntentStatus::Draft) => policy.allow_draft,

@@ -9,6 +9,7 @@ use anyhow::Context;
 use serde_json::{json, Value};
 
 use super::say;
+use crate::engine::context::clip;
 
 /// Plays one session against the workspace at `root` with the `intent` binary `bin`.
 pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
@@ -188,13 +189,5 @@ fn show(reply: &Value) {
         ));
     } else {
         say("  → allow (no objection; Claude Code's own permissions apply)");
-    }
-}
-
-fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        text.chars().take(max - 1).collect::<String>() + "…"
     }
 }
