@@ -362,3 +362,47 @@ fn concurrent_hook_processes_keep_the_ledger_and_state_consistent() {
         90
     );
 }
+
+#[test]
+fn declared_mutation_class_is_recorded_and_failures_become_lessons() {
+    let ws = workspace();
+    assert!(ws
+        .run(&["select", "INT-001", "--session", "s1"], None)
+        .status
+        .success());
+    let path = ws.root().join("src/a.ts");
+    std::fs::write(&path, "let  a = 1;\n").unwrap();
+    let post = json!({"hook_event_name": "PostToolUse", "session_id": "s1", "cwd": ws.root(), "tool_name": "Edit",
+        "tool_input": {"file_path": path, "old_string": "let a", "new_string": "let  a", "mutation_class": "AST_REFACTOR"},
+        "tool_use_id": "t-edit", "tool_response": {"filePath": path, "originalFile": "let a = 1;\n"}});
+    hook(&ws, post.to_string().as_bytes());
+    let trace = ws.events().into_iter().find(|e| e.kind == "trace").unwrap();
+    assert_eq!(trace.data["mutation_class"], "AST_REFACTOR");
+    assert_eq!(
+        trace.data["classification"],
+        json!({"method": "text", "rule": "text:whitespace-only"})
+    );
+    assert_eq!(trace.data["declared_mutation_class"], "AST_REFACTOR");
+    assert_eq!(trace.data["declared_matches"], true);
+
+    let failed = json!({"hook_event_name": "PostToolUseFailure", "session_id": "s1", "cwd": ws.root(), "tool_name": "Bash",
+        "tool_input": {"command": "npm test"}, "tool_use_id": "t-fail", "tool_response": {"error": "3 tests failed: token expiry"}});
+    hook(&ws, failed.to_string().as_bytes());
+    let lesson = ws
+        .events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "lesson")
+        .unwrap();
+    assert_eq!(lesson.data["origin"], "tool_failure");
+    assert_eq!(lesson.data["intent_id"], "INT-001");
+    assert!(lesson.data["text"]
+        .as_str()
+        .unwrap()
+        .contains("3 tests failed"));
+    let notes = std::fs::read_to_string(ws.root().join(".orchestration/CLAUDE.md")).unwrap();
+    assert!(
+        notes.contains("INT-001 (session s1): Bash failed: 3 tests failed"),
+        "{notes}"
+    );
+}
