@@ -26,6 +26,16 @@ use crate::event::{kinds, Event};
 use crate::reader::LineReader;
 use crate::writer::Transaction;
 
+/// `"kind":"…"` markers of the events [`HookState::apply`] uses; other lines are
+/// skipped without parsing during a rebuild.
+const STATE_KINDS: &[&str] = &[
+    r#","kind":"intent."#,
+    r#","kind":"session.start","#,
+    r#","kind":"tool.post","#,
+    r#","kind":"trace","#,
+    r#","kind":"lesson","#,
+];
+
 /// Version of the cache layout; a different version is rebuilt.
 const STATE_VERSION: u32 = 1;
 /// Sessions kept; the least recently active are dropped beyond this.
@@ -199,7 +209,9 @@ impl HookState {
                     self.push_digest(intent, event, truncate(text, 240));
                 }
             }
-            _ => {}
+            // Kinds the state does not use change nothing (not even `last_seq`), so a
+            // rebuild may skip them unparsed.
+            _ => return,
         }
         if let Some(session) = event.session.as_ref() {
             if let Some(state) = self.sessions.get_mut(session) {
@@ -324,12 +336,67 @@ impl HookState {
     }
 
     /// Rebuilds the state from the whole ledger up to `end`.
+    ///
+    /// Lines are parsed in parallel (only those of kinds the state uses; the kind is
+    /// found without parsing JSON), then applied in order.
     pub fn rebuild(ledger: &Path, end: u64) -> Result<HookState> {
+        use rayon::prelude::*;
         let mut state = HookState {
             version: STATE_VERSION,
             ..HookState::default()
         };
-        state.catch_up(ledger, end)?;
+        let mut bytes = std::fs::read(ledger).map_err(|e| LedgerError::io(ledger, e))?;
+        bytes.truncate(end as usize);
+        let mut lines = Vec::new();
+        let mut offset = 0usize;
+        for line in bytes.split_inclusive(|&b| b == b'\n') {
+            if line.last() == Some(&b'\n') {
+                lines.push((offset, &line[..line.len() - 1]));
+            }
+            offset += line.len();
+        }
+        let parsed: Vec<Result<Option<Event>>> = lines
+            .par_iter()
+            .map(|&(offset, line)| {
+                if !STATE_KINDS
+                    .iter()
+                    .any(|k| memchr::memmem::find(line, k.as_bytes()).is_some())
+                {
+                    return Ok(None);
+                }
+                let raw = crate::reader::RawLine {
+                    offset: offset as u64,
+                    bytes: line.to_vec(),
+                };
+                raw.parse(ledger).map(Some)
+            })
+            .collect();
+        for (event, &(offset, line)) in parsed.into_iter().zip(&lines) {
+            match event? {
+                Some(event) => {
+                    state.apply(&event);
+                    state.stamp = Stamp {
+                        seq: event.seq,
+                        h: event.h.clone(),
+                        end: (offset + line.len() + 1) as u64,
+                    };
+                }
+                None => {
+                    let view =
+                        crate::line::inspect(line).map_err(|reason| LedgerError::Corruption {
+                            path: ledger.to_path_buf(),
+                            seq: state.stamp.seq + 1,
+                            offset: offset as u64,
+                            reason: reason.to_string(),
+                        })?;
+                    state.stamp = Stamp {
+                        seq: view.seq,
+                        h: String::from_utf8_lossy(view.h).into_owned(),
+                        end: (offset + line.len() + 1) as u64,
+                    };
+                }
+            }
+        }
         Ok(state)
     }
 }
