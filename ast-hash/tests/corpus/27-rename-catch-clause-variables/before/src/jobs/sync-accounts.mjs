@@ -1,0 +1,38 @@
+import { setTimeout as delay } from "node:timers/promises";
+
+export class SyncError extends Error {
+  constructor(message, cause) {
+    super(message, { cause });
+    this.name = "SyncError";
+  }
+}
+
+export async function syncAccounts(source, target, { batchSize = 100, logger = console } = {}) {
+  let cursor = null;
+  let synced = 0;
+  do {
+    let page;
+    try {
+      page = await source.listAccounts({ after: cursor, limit: batchSize });
+    } catch (err) {
+      logger.error("listing accounts failed", err);
+      throw new SyncError("could not list source accounts", err);
+    }
+    for (const account of page.items) {
+      try {
+        await target.upsertAccount(account);
+        synced += 1;
+      } catch (e) {
+        if (e && e.code === "RATE_LIMITED") {
+          await delay(1000);
+          await target.upsertAccount(account);
+          synced += 1;
+        } else {
+          logger.warn(`skipping account ${account.id}: ${e.message}`);
+        }
+      }
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return synced;
+}
