@@ -1,11 +1,157 @@
 //! Tree-sitter parsing, block extraction, normalized AST hashes and mutation
 //! classification for Intent Ledger.
 //!
-//! This crate is a pure library: it never touches the filesystem or the ledger.
-//! It is a placeholder until the AST-hashing issue lands; today it only fixes the
-//! vocabulary the rest of the workspace already records.
+//! This crate is a pure library: it never touches the filesystem or the ledger. The
+//! caller hands it the files of one agent turn, before and after; it answers with
+//! blocks, hashes, a block pairing with lineage events, and a [`Classification`].
+//!
+//! ```
+//! use intent_ast_hash::{classify, MutationClass, SourceFile};
+//!
+//! let before = [SourceFile::new("src/a.ts", "export function add(a: number, b: number) { return a + b; }")];
+//! let after = [SourceFile::new("src/a.ts", "export function add(x: number, y: number) {\n  return x + y; // sum\n}\n")];
+//! let verdict = classify(&before, &after);
+//! assert_eq!(verdict.mutation_class, MutationClass::AstRefactor);
+//! assert_eq!(verdict.mutation_class.as_str(), "AST_REFACTOR");
+//! ```
+//!
+//! # Languages
+//!
+//! TypeScript (`.ts .mts .cts`, tree-sitter-typescript's `LANGUAGE_TYPESCRIPT`), TSX
+//! (`.tsx`, `LANGUAGE_TSX`) behind the `typescript` feature, and JavaScript/JSX
+//! (`.js .mjs .cjs .jsx`, tree-sitter-javascript) behind the `javascript` feature; both
+//! are on by default. Each is a [`lang::LanguageSpec`]; other files get text rules.
+//!
+//! # Blocks
+//!
+//! Named declarations at *declaration level* (the module, namespace bodies, export
+//! statements, class bodies): functions (and overload signatures), classes, methods,
+//! getters, setters, fields, interfaces, type aliases, enums, namespaces/ambient
+//! modules, `const`/`let`/`var` declarators with a plain name, and `export default`
+//! functions, classes, arrows, objects and arrays (named `default`). Declarations
+//! inside function bodies are part of their function, not blocks. Each [`Block`] has a
+//! kind, a qualified name (`Class.method`), byte and 1-based line ranges, its parent's
+//! index and three hashes.
+//!
+//! # The hashing scheme (a format: changing it requires bumping [`SCHEME_VERSION`])
+//!
+//! One pass over the tree writes three token streams; a hash is the first 16 bytes of
+//! `BLAKE3-keyed(key, stream)` where `key = BLAKE3("intent-ast-hash scheme {SCHEME_VERSION} {domain}")`
+//! and `domain` is `exact`, `alpha` or `shape`. Hex display, 32 digits.
+//!
+//! **Stream encoding.** Items are a tag byte followed by LEB128-length-prefixed
+//! strings: `01 kind` opens a named node, `02` closes it, `03 kind` is a kept anonymous
+//! token (operator or keyword), `04 kind text` a leaf, `09 kind` an abstracted leaf
+//! (shape), `05 depth index` a bound local (alpha), `06` + 16 bytes a digest, `07 n` an
+//! order-insensitive group of `n` digests, `08 text` text no node covers. Kinds are the
+//! grammar's kind *names* (never numeric ids), so stored hashes survive grammar
+//! upgrades that keep names.
+//!
+//! **Normalization, all streams.**
+//! - Comments, whitespace and punctuation (`( ) [ ] { } , ; : . ... ' " `` ` `` `${`)
+//!   are dropped; operators and keywords are kept. So semicolons (ASI), trailing
+//!   commas and quote style do not count.
+//! - Strings hash their content; `\'` and `\"` are unescaped (not in JSX attributes).
+//! - Redundant parentheses are transparent, except where they change meaning: as the
+//!   object of a member or subscript access, the callee of a call or `new`, and under
+//!   a non-null assertion (`(a?.b).c` is not `a?.b.c`).
+//! - A bare arrow parameter `x => x` hashes as `(x) => x`.
+//! - A block contributes to its parent's stream as its digest (Merkle at block level).
+//!   A block's own stream starts with `declare`, `export`, `default` and, for
+//!   declarators, `const`/`let`/`var`, so the export status is part of its hash.
+//! - Empty statements are dropped.
+//!
+//! **Order-insensitive containers** (only outside function bodies): class bodies,
+//! interface bodies, object types, named imports and export clauses. Each member is
+//! hashed alone and the digests are emitted sorted by member name; members sharing a
+//! name (overloads, get/set pairs), unnamed members (index and call signatures) and
+//! *ordered* members keep their relative source order. Ordered members are class
+//! fields (initializers run in order, and fields define own properties in order),
+//! static blocks and computed keys. A decorator belongs to the member after it. In
+//! `shape`, digests are sorted by value. Statements, arguments, object literal
+//! properties, enum members and everything else are order-sensitive.
+//!
+//! **Alpha.** Inside functions and blocks, an identifier that a local scope binds is
+//! replaced by `(depth, index)`: how many scopes up its binding scope is, and the order
+//! in which that scope first bound the name (de Bruijn-style; hoisting honoured: `var`
+//! and parameters bind in the function scope, `let`/`const`/`class`/function
+//! declarations in their block, catch parameters in the catch clause, the name of a
+//! function or class expression in a scope of its own). Kept by name: module-level
+//! and namespace-level names (exported or not), imports, globals, property names,
+//! labels, type names, JSX intrinsic tags, constructor parameter properties
+//! (`private x`: renaming them renames a property) and the property half of
+//! shorthands (`{ a }` hashes the property `a` and the reference `a`). A function that
+//! uses `with` or calls `eval` keeps every name.
+//!
+//! **Shape.** Like exact, with every identifier and literal reduced to its kind.
+//! Used only to find candidate pairs, never to decide a class.
+//!
+//! # Classification
+//!
+//! [`classify`] compares the turn's files before and after. It is `AST_REFACTOR` iff
+//! (a) every file without a grammar passes a text rule ([`TextRule`]), (b) parse errors
+//! agree per file, and (c) the multiset of comparison units is unchanged: top-level
+//! declarations by alpha hash and environment (what each free name resolves to — file
+//! paths take no part, so moves across files count as moves), per file the ordered
+//! top-level statements that run code at load time, and the imported modules. See
+//! `units.rs` for the exact rules; [`RefactorKind`] names what happened. Anything else
+//! is `INTENT_EVOLUTION`, with the first change found as the reason. A false
+//! `AST_REFACTOR` hides a behaviour change, so every rule errs toward evolution.
+//!
+//! # Matching
+//!
+//! [`match_blocks`] pairs blocks across versions (exact, alpha, name, then token
+//! similarity; see [`matching`]) and yields one [`LineageEvent`] per block; the caller
+//! carries its stable ids along the pairs.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+mod classify;
+mod hash;
+pub mod lang;
+pub mod matching;
+mod model;
+mod report;
+mod scope;
+mod text;
+mod units;
+mod walk;
+
+use serde::{Serialize, Serializer};
+
+pub use classify::{
+    analyze_turn, classify, classify_analyses, declared_mismatch, BlockMove, Classification,
+    FileParseErrors, Method, RefactorKind, Side, TextRuling, TurnAnalysis,
+};
+pub use hash::Hash128;
+pub use lang::{language_for_path, BlockKind};
+pub use matching::{match_blocks, BlockMatch, BlockRef, LineageEvent, MatchedBy};
+pub use model::{Block, BlockHashes, FileAnalysis, Lines, ParseError, ParseErrorKind, SourceFile};
+pub use report::{ApiChange, ApiChangeKind};
+pub use text::TextRule;
+
+/// The version of the hashing scheme, mixed into every hash.
+///
+/// Bump it whenever a hash of the same source would change (normalization rules,
+/// stream encoding, kinds hashed); `tests/fixtures/stability` fails until you do.
+pub const SCHEME_VERSION: u32 = 1;
+
+/// Analyzes one file: blocks, hashes and parse errors with its grammar, or an empty
+/// analysis (`language: None`) when the extension has none.
+pub fn analyze(file: &SourceFile) -> FileAnalysis {
+    match language_for_path(&file.path) {
+        Some(spec) => walk::analyze_with(spec, &file.path, &file.text),
+        None => FileAnalysis {
+            path: file.path.clone(),
+            language: None,
+            blocks: Vec::new(),
+            errors: Vec::new(),
+            hashes: None,
+            text: file.text.clone(),
+            detail: Default::default(),
+        },
+    }
+}
 
 /// How a write changed the code, as recorded on every `trace` event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,6 +178,12 @@ impl MutationClass {
             "INTENT_EVOLUTION" => Some(MutationClass::IntentEvolution),
             _ => None,
         }
+    }
+}
+
+impl Serialize for MutationClass {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 

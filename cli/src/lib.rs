@@ -45,6 +45,8 @@ pub enum Command {
     Verify(commands::verify::VerifyArgs),
     /// Answer one agent hook (payload on stdin, native reply on stdout).
     Hook(commands::hook::HookArgs),
+    /// Classify a change (files or directories) as AST_REFACTOR or INTENT_EVOLUTION.
+    Classify(commands::classify::ClassifyArgs),
     /// Select the intent a session works under.
     Select(commands::select::SelectArgs),
     /// Serve the intent handshake tools over MCP (stdio).
@@ -73,6 +75,7 @@ pub fn run() -> i32 {
         Command::Demo(args) => commands::demo::run(&config, args),
         Command::Hook(args) => commands::hook::run(&config, args),
         Command::Select(args) => commands::select::run(&config, args),
+        Command::Classify(args) => commands::classify::run(&config, args),
         Command::Mcp(args) => commands::mcp::run(&config, args),
     });
     match result {

@@ -73,6 +73,16 @@ pub struct SessionState {
     pub last_seq: u64,
 }
 
+/// The identity of a code block: given when a trace first sees it, carried across
+/// edits, moves and renames by the block pairing of later traces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockIdentity {
+    /// The stable id (32 hex digits).
+    pub id: String,
+    /// The block's alpha hash at its latest trace.
+    pub alpha: String,
+}
+
 /// One line of an intent's recent history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DigestItem {
@@ -101,6 +111,10 @@ pub struct HookState {
     /// shards; see [`HookState::ensure_digest`].
     #[serde(skip)]
     pub digests: BTreeMap<String, VecDeque<DigestItem>>,
+    /// Stable block identities per file: qualified name → identity, as of the latest
+    /// trace of the file. Stored in per-file shards; see [`HookState::ensure_blocks`].
+    #[serde(skip)]
+    pub blocks: BTreeMap<String, BTreeMap<String, BlockIdentity>>,
     /// Where shards live and which are loaded or changed; `None` for a state that
     /// holds everything in memory (a rebuild).
     #[serde(skip)]
@@ -113,6 +127,8 @@ struct Shards {
     dir: PathBuf,
     loaded_sessions: BTreeSet<String>,
     loaded_digests: BTreeSet<String>,
+    loaded_blocks: BTreeSet<String>,
+    dirty_blocks: BTreeSet<String>,
     dirty_sessions: BTreeSet<String>,
     dirty_digests: BTreeSet<String>,
     evicted_sessions: BTreeSet<String>,
@@ -133,6 +149,16 @@ impl PartialEq for HookState {
             && self.sessions == other.sessions
             && files(self) == files(other)
             && self.digests == other.digests
+            && self
+                .blocks
+                .iter()
+                .filter(|(_, b)| !b.is_empty())
+                .collect::<Vec<_>>()
+                == other
+                    .blocks
+                    .iter()
+                    .filter(|(_, b)| !b.is_empty())
+                    .collect::<Vec<_>>()
     }
 }
 
@@ -197,6 +223,7 @@ impl HookState {
                 ) {
                     remember(session, path, data["after_sha256"].as_str());
                 }
+                self.apply_block_identities(data);
                 if let Some(intent) = event.intent_id() {
                     let class = data["mutation_class"].as_str().unwrap_or("?");
                     let path = data["path"].as_str().unwrap_or("?");
@@ -294,6 +321,11 @@ impl HookState {
             if let Some(intent) = event.intent_id() {
                 self.ensure_digest(intent);
             }
+            if event.kind == kinds::TRACE {
+                for path in block_paths(&event.data) {
+                    self.ensure_blocks(&path);
+                }
+            }
             self.apply(&event);
             self.stamp = Stamp {
                 seq: event.seq,
@@ -319,6 +351,68 @@ impl HookState {
         // session; the session starts afresh.
         if let Some(state) = self.sessions.get_mut(session) {
             state.files = files;
+        }
+    }
+
+    /// Records the identities a trace's `blocks` carry: a block that moved or was
+    /// renamed leaves its old place, every after side takes its place. A deleted
+    /// block keeps its entry, so a later write of the same turn that turns the
+    /// deletion into a cross-file move still finds its identity.
+    fn apply_block_identities(&mut self, data: &serde_json::Value) {
+        let Some(entries) = data["blocks"].as_array() else {
+            return;
+        };
+        for entry in entries {
+            let Some(id) = entry["id"].as_str() else {
+                continue;
+            };
+            let relocated = matches!(entry["event"].as_str(), Some("moved" | "renamed"));
+            if let (true, Some(path), Some(name)) = (
+                relocated,
+                entry["before"]["path"].as_str(),
+                entry["before"]["name"].as_str(),
+            ) {
+                if let Some(file) = self.blocks.get_mut(path) {
+                    file.remove(name);
+                }
+                self.mark_blocks_dirty(path);
+            }
+            if let (Some(path), Some(name)) = (
+                entry["after"]["path"].as_str(),
+                entry["after"]["name"].as_str(),
+            ) {
+                let alpha = entry["after"]["alpha"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                self.blocks.entry(path.to_string()).or_default().insert(
+                    name.to_string(),
+                    BlockIdentity {
+                        id: id.to_string(),
+                        alpha,
+                    },
+                );
+                self.mark_blocks_dirty(path);
+            }
+        }
+    }
+
+    fn mark_blocks_dirty(&mut self, path: &str) {
+        if let Some(shards) = self.shards.as_mut() {
+            shards.dirty_blocks.insert(path.to_string());
+        }
+    }
+
+    /// Loads the block identities of a file from its shard, once.
+    pub fn ensure_blocks(&mut self, path: &str) {
+        let Some(shards) = self.shards.as_mut() else {
+            return;
+        };
+        if !shards.loaded_blocks.insert(path.to_string()) {
+            return;
+        }
+        if let Some(shard) = read_json::<BlocksShard>(&blocks_shard(&shards.dir, path)) {
+            self.blocks.insert(path.to_string(), shard.ids);
         }
     }
 
@@ -466,7 +560,7 @@ impl StateCache {
             }
             None => {
                 // Shards of an earlier cache may not match this ledger.
-                for sub in ["sessions", "digests"] {
+                for sub in ["sessions", "digests", "blocks"] {
                     let _ = std::fs::remove_dir_all(self.dir().join(sub));
                 }
                 HookState::rebuild(tx.path(), tx.end())
@@ -480,6 +574,13 @@ impl StateCache {
         let sessions: Vec<String> = state.sessions.keys().cloned().collect();
         for session in sessions {
             state.ensure_session(&session);
+        }
+        if let Ok(entries) = std::fs::read_dir(self.dir().join("blocks")) {
+            for entry in entries.flatten() {
+                if let Some(shard) = read_json::<BlocksShard>(&entry.path()) {
+                    state.ensure_blocks(&shard.path);
+                }
+            }
         }
         if let Ok(entries) = std::fs::read_dir(self.dir().join("digests")) {
             for entry in entries.flatten() {
@@ -523,6 +624,19 @@ impl StateCache {
                 write_json(&digest_shard(dir, &intent), items)?;
             }
         }
+        let block_files: Vec<String> = match &state.shards {
+            Some(shards) => shards.dirty_blocks.iter().cloned().collect(),
+            None => state.blocks.keys().cloned().collect(),
+        };
+        for path in block_files {
+            if let Some(ids) = state.blocks.get(&path) {
+                let shard = BlocksShard {
+                    path: path.clone(),
+                    ids: ids.clone(),
+                };
+                write_json(&blocks_shard(dir, &path), &shard)?;
+            }
+        }
         for session in evicted {
             let _ = std::fs::remove_file(session_shard(dir, &session));
         }
@@ -534,6 +648,33 @@ fn session_shard(dir: &Path, session: &str) -> PathBuf {
     // Session ids come from front-ends: hash them into safe, fixed-length names.
     let name = blake3::hash(session.as_bytes()).to_hex();
     dir.join("sessions").join(format!("{}.json", &name[..32]))
+}
+
+/// A file's block identities, with the path its name is hashed from.
+#[derive(Debug, Serialize, Deserialize)]
+struct BlocksShard {
+    path: String,
+    ids: BTreeMap<String, BlockIdentity>,
+}
+
+fn blocks_shard(dir: &Path, path: &str) -> PathBuf {
+    let name = blake3::hash(path.as_bytes()).to_hex();
+    dir.join("blocks").join(format!("{}.json", &name[..32]))
+}
+
+/// The files a trace's block entries mention, on either side.
+fn block_paths(data: &serde_json::Value) -> Vec<String> {
+    let mut paths = Vec::new();
+    for entry in data["blocks"].as_array().into_iter().flatten() {
+        for side in ["before", "after"] {
+            if let Some(path) = entry[side]["path"].as_str() {
+                if !paths.iter().any(|p| p == path) {
+                    paths.push(path.to_string());
+                }
+            }
+        }
+    }
+    paths
 }
 
 fn digest_shard(dir: &Path, intent: &str) -> PathBuf {

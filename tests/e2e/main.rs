@@ -4,6 +4,7 @@
 mod claude;
 mod common;
 mod test_append_input;
+mod test_classify;
 mod test_claude_code;
 mod test_claude_harness;
 mod test_cli;

@@ -322,7 +322,16 @@ fn files_changed_by_a_shell_command_are_traced_in_a_git_repo() {
     );
     assert_eq!(a.data["vcs"]["type"], "git");
     assert_eq!(a.data["vcs"]["revision"].as_str().unwrap().len(), 40);
-    assert_eq!(traces[1].data["classification"]["rule"], "text:new-file");
+    assert_eq!(traces[1].data["before_sha256"], Value::Null);
+    // The sed changed a literal of the top-level binding `b`: a behaviour change.
+    assert_eq!(a.data["mutation_class"], "INTENT_EVOLUTION");
+    let b = a.data["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|blk| blk["after"]["name"] == "b")
+        .expect("block b");
+    assert_eq!(b["event"], "modified");
 }
 
 #[test]
@@ -378,9 +387,10 @@ fn declared_mutation_class_is_recorded_and_failures_become_lessons() {
     hook(&ws, post.to_string().as_bytes());
     let trace = ws.events().into_iter().find(|e| e.kind == "trace").unwrap();
     assert_eq!(trace.data["mutation_class"], "AST_REFACTOR");
+    assert_eq!(trace.data["classification"]["method"], "ast");
     assert_eq!(
-        trace.data["classification"],
-        json!({"method": "text", "rule": "text:whitespace-only"})
+        trace.data["classification"]["refactor_kinds"],
+        json!(["reformat"])
     );
     assert_eq!(trace.data["declared_mutation_class"], "AST_REFACTOR");
     assert_eq!(trace.data["declared_matches"], true);
@@ -405,4 +415,81 @@ fn declared_mutation_class_is_recorded_and_failures_become_lessons() {
         notes.contains("INT-001 (session s1): Bash failed: 3 tests failed"),
         "{notes}"
     );
+}
+
+/// Runs Pre, writes the file as the tool would, runs Post; returns the trace.
+fn traced_write(
+    ws: &TestWorkspace,
+    prompt: &str,
+    rel: &str,
+    content: &str,
+    id: &str,
+) -> intent_ledger::Event {
+    let path = ws.root().join(rel);
+    let mut payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(), "prompt_id": prompt,
+        "tool_name": "Write", "tool_input": {"file_path": path, "content": content}, "tool_use_id": id});
+    assert_eq!(hook(ws, payload.to_string().as_bytes()).0, json!({}));
+    let original = std::fs::read_to_string(&path).ok();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, content).unwrap();
+    payload["hook_event_name"] = json!("PostToolUse");
+    payload["tool_response"] =
+        json!({"type": "update", "filePath": path, "originalFile": original});
+    hook(ws, payload.to_string().as_bytes());
+    ws.events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "trace")
+        .unwrap()
+}
+
+fn block<'a>(trace: &'a intent_ledger::Event, name: &str) -> &'a Value {
+    trace.data["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["after"]["name"] == name || b["before"]["name"] == name)
+        .unwrap_or_else(|| panic!("no block {name} in {}", trace.data["blocks"]))
+}
+
+#[test]
+fn block_identities_survive_edits_and_cross_file_moves_within_a_turn() {
+    let ws = workspace();
+    assert!(ws
+        .run(&["select", "INT-001", "--session", "s1"], None)
+        .status
+        .success());
+    let v1 = "export function verify(t: string) {\n  return t.length > 0;\n}\n\nfunction ttl(n: number) {\n  return n + 900;\n}\n";
+    let first = traced_write(&ws, "p1", "src/jwt.ts", v1, "w1");
+    assert_eq!(first.data["mutation_class"], "INTENT_EVOLUTION");
+    let ttl_id = block(&first, "ttl")["id"].as_str().unwrap().to_string();
+    let verify_id = block(&first, "verify")["id"].as_str().unwrap().to_string();
+    assert_eq!(block(&first, "ttl")["event"], "created");
+
+    // Next turn: verify changes; its identity stays.
+    let v2 = v1.replace("> 0", "> 10");
+    let second = traced_write(&ws, "p2", "src/jwt.ts", &v2, "w2");
+    assert_eq!(block(&second, "verify")["event"], "modified");
+    assert_eq!(block(&second, "verify")["id"], verify_id.as_str());
+
+    // A turn moves ttl to another file in two writes: a refactor, same identity.
+    let v3 = "export function verify(t: string) {\n  return t.length > 10;\n}\n";
+    let third = traced_write(&ws, "p3", "src/jwt.ts", v3, "w3");
+    assert_eq!(
+        block(&third, "ttl")["event"],
+        "deleted",
+        "alone, the first write deletes ttl"
+    );
+    let moved_to = "function ttl(n: number) {\n  return n + 900;\n}\n";
+    let fourth = traced_write(&ws, "p3", "src/ttl.ts", moved_to, "w4");
+    assert_eq!(
+        fourth.data["mutation_class"], "AST_REFACTOR",
+        "{}",
+        fourth.data["classification"]
+    );
+    let moved = block(&fourth, "ttl");
+    assert_eq!(moved["event"], "moved");
+    assert_eq!(moved["before"]["path"], "src/jwt.ts");
+    assert_eq!(moved["after"]["path"], "src/ttl.ts");
+    assert_eq!(moved["id"], ttl_id.as_str());
 }

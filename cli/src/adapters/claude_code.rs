@@ -188,6 +188,10 @@ pub fn render(event_name: &str, reply: &Reply) -> Value {
             return out;
         }
     }
+    if let (true, Some(reason)) = (event_name == "PostToolUse", &reply.post_block) {
+        out["decision"] = json!("block");
+        out["reason"] = json!(reason);
+    }
     if let Some(context) = &reply.context {
         out["hookSpecificOutput"] = json!({
             "hookEventName": event_name,

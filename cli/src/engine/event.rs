@@ -89,6 +89,9 @@ pub struct Reply {
     pub refusal: Option<Refusal>,
     /// Context to add to the model's next turn.
     pub context: Option<String>,
+    /// After a tool ran: feed this reason back to the model as a block (the policy
+    /// blocks a declared class that does not match the computed one).
+    pub post_block: Option<String>,
 }
 
 /// A deny or an ask.

@@ -4,6 +4,7 @@
 //! lines written since its stamp), load the specs and policy, decide or record,
 //! append, save the state. Adapters (`crate::adapters`) only translate payloads.
 
+pub mod ast;
 pub mod context;
 pub mod event;
 pub mod lessons;
@@ -272,6 +273,7 @@ impl Turn<'_, '_> {
         Ok(Reply {
             refusal: None,
             context,
+            post_block: None,
         })
     }
 
@@ -287,6 +289,11 @@ impl Turn<'_, '_> {
                 "intent_id": active,
             }),
         )?;
+        ast::forget_turns(
+            &self.engine.workspace,
+            &self.session,
+            event.prompt_id.as_deref(),
+        );
         if let Some(id) = select_command(&text) {
             let context = match self.select(&id, "prompt", None)? {
                 Ok(context) => context,
@@ -298,6 +305,7 @@ impl Turn<'_, '_> {
             return Ok(Reply {
                 refusal: None,
                 context: Some(context),
+                post_block: None,
             });
         }
         let context = self
@@ -306,6 +314,7 @@ impl Turn<'_, '_> {
         Ok(Reply {
             refusal: None,
             context,
+            post_block: None,
         })
     }
 
@@ -427,6 +436,7 @@ impl Turn<'_, '_> {
                 Err(reason) => Reply {
                     refusal: Some(Refusal { ask: false, reason }),
                     context: None,
+                    post_block: None,
                 },
             });
         }
@@ -496,6 +506,7 @@ impl Turn<'_, '_> {
         Ok(Reply {
             refusal,
             context: None,
+            post_block: None,
         })
     }
 
@@ -572,7 +583,10 @@ impl Turn<'_, '_> {
                         .and_then(Value::as_str)
                         .map(str::as_bytes);
                     let known = self.last_known_hash(&rel);
-                    traces.push(trace::trace_file(self.root(), &rel, original, known));
+                    let file = trace::trace_file(self.root(), &rel, original, known);
+                    // An `update` without its original text cannot be parsed as before.
+                    let existed = file.before_sha256.is_some();
+                    traces.push((file, original.map(<[u8]>::to_vec), existed));
                 }
             }
             Action::Shell { .. } if !failed => {
@@ -580,12 +594,15 @@ impl Turn<'_, '_> {
                     match shell::changed_files(&self.engine.workspace, self.root(), use_id) {
                         Some(changed) => {
                             for change in changed {
-                                traces.push(trace::trace_file(
+                                let existed =
+                                    change.before_text.is_some() || change.before_hash.is_some();
+                                let file = trace::trace_file(
                                     self.root(),
                                     &change.path,
                                     change.before_text.as_deref(),
                                     change.before_hash,
-                                ));
+                                );
+                                traces.push((file, change.before_text, existed));
                             }
                         }
                         None => post["changes_detected"] = json!(false),
@@ -596,8 +613,25 @@ impl Turn<'_, '_> {
         }
         self.append(kinds::TOOL_POST, post)?;
         let revision = vcs::git_revision(self.root());
-        for file in &traces {
+        let turn = event
+            .prompt_id
+            .clone()
+            .or_else(|| tool.use_id.clone())
+            .unwrap_or_default();
+        let mut block_reason = None;
+        for (file, before, existed) in &traces {
             let mut data = file.to_json();
+            let declared = tool.declared_mutation_class.as_deref();
+            let ast = ast::classify_write(
+                &self.engine.workspace,
+                self.root(),
+                &self.session,
+                &turn,
+                &file.path,
+                before.as_deref(),
+                *existed,
+                declared,
+            );
             data["intent_id"] = json!(active);
             data["tool"] = json!(tool.action.tool());
             data["tool_use_id"] = json!(tool.use_id);
@@ -607,9 +641,41 @@ impl Turn<'_, '_> {
             data["vcs"] = revision
                 .as_ref()
                 .map_or(Value::Null, |r| json!({"type": "git", "revision": r}));
-            if let Some(declared) = &tool.declared_mutation_class {
+            let computed = match &ast {
+                Some(ast) => {
+                    data["mutation_class"] = json!(ast.mutation_class);
+                    data["classification"] = ast.classification.clone();
+                    data["blocks"] = ast.blocks.clone();
+                    let salt = tool.use_id.clone().unwrap_or_else(|| turn.clone());
+                    self.assign_block_ids(&mut data["blocks"], &salt);
+                    ast.mutation_class
+                }
+                None => file.mutation_class,
+            };
+            if let Some(declared) = declared {
                 data["declared_mutation_class"] = json!(declared);
-                data["declared_matches"] = json!(declared == file.mutation_class);
+                data["declared_matches"] = json!(declared == computed);
+                let mismatch = ast
+                    .as_ref()
+                    .and_then(|a| a.declared_mismatch.clone())
+                    .or_else(|| {
+                        (declared != computed).then(|| {
+                            format!(
+                                "declared {declared} but the change of `{}` is {computed}",
+                                file.path
+                            )
+                        })
+                    });
+                if let Some(message) = mismatch {
+                    data["declared_mismatch"] = json!(message);
+                    let block = self
+                        .policy
+                        .as_ref()
+                        .is_ok_and(|p| p.declared_class_mismatch == gate::MismatchAction::Block);
+                    if block {
+                        block_reason = Some(format!("intent gate: {message}. Declare the class the change really has, or undo the behaviour change."));
+                    }
+                }
             }
             self.append(kinds::TRACE, data)?;
         }
@@ -622,7 +688,10 @@ impl Turn<'_, '_> {
             );
             self.lesson(&text, active, "tool_failure")?;
         }
-        Ok(Reply::default())
+        Ok(Reply {
+            post_block: block_reason,
+            ..Reply::default()
+        })
     }
 
     fn post_handshake(
@@ -660,6 +729,7 @@ impl Turn<'_, '_> {
                 Ok(Reply {
                     refusal: None,
                     context: Some(context),
+                    post_block: None,
                 })
             }
             "clear_active_intent" => {
@@ -685,6 +755,39 @@ impl Turn<'_, '_> {
                 Ok(Reply::default())
             }
             _ => Ok(Reply::default()),
+        }
+    }
+
+    /// Gives each traced block its identity: the one its before side had, else a new
+    /// one (the first trace that sees a block names it).
+    fn assign_block_ids(&mut self, blocks: &mut Value, salt: &str) {
+        let Some(entries) = blocks.as_array_mut() else {
+            return;
+        };
+        for (index, entry) in entries.iter_mut().enumerate() {
+            let before = (
+                entry["before"]["path"].as_str(),
+                entry["before"]["name"].as_str(),
+            );
+            let known = match before {
+                (Some(path), Some(name)) => {
+                    self.state.ensure_blocks(path);
+                    self.state
+                        .blocks
+                        .get(path)
+                        .and_then(|f| f.get(name))
+                        .map(|b| b.id.clone())
+                }
+                _ => None,
+            };
+            let id = known.unwrap_or_else(|| {
+                let seed = format!(
+                    "{salt}\n{index}\n{}\n{}",
+                    entry["after"]["path"], entry["after"]["name"]
+                );
+                blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
+            });
+            entry["id"] = json!(id);
         }
     }
 

@@ -15,6 +15,17 @@ pub enum DangerAction {
     Ask,
 }
 
+/// What to do when an agent's declared `mutation_class` differs from the computed one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum MismatchAction {
+    /// Record the mismatch in the trace (default).
+    #[default]
+    Record,
+    /// Also feed it back to the agent as a PostToolUse block.
+    Block,
+}
+
 /// The gate's policy. Every field has a default, so an empty or missing file is the
 /// default policy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,6 +42,8 @@ pub struct Policy {
     pub allow_draft: bool,
     /// Append a lesson (and a line in `.orchestration/CLAUDE.md`) for every deny.
     pub lesson_on_deny: bool,
+    /// `record` (default) or `block` when a declared mutation class is wrong.
+    pub declared_class_mismatch: MismatchAction,
 }
 
 impl Default for Policy {
@@ -41,6 +54,7 @@ impl Default for Policy {
             ask_commands: Vec::new(),
             allow_draft: false,
             lesson_on_deny: true,
+            declared_class_mismatch: MismatchAction::Record,
         }
     }
 }

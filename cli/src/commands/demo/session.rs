@@ -117,6 +117,45 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
         ),
     )?);
 
+    say("The agent reads the file again, as the reason told it to (Read: PreToolUse, PostToolUse)");
+    run(bin, root, &read)?;
+    run(bin, root, &post)?;
+
+    say("Turn 2 (an evolution): verify() changes behaviour and a helper expiresAt() is added");
+    let turn2 = "export function verify(token: string): boolean {\n  const value = token.trim();\n  return value.length > 10;\n}\n\nfunction expiresAt(issuedAt: number): number {\n  return issuedAt + 900;\n}\n";
+    write_in_turn(
+        bin,
+        root,
+        session,
+        "prompt-2",
+        "src/auth/jwt.ts",
+        turn2,
+        "toolu_20",
+    )?;
+
+    say("Turn 3 (a refactor): rename a local in verify() and move the helper to its own file");
+    let turn3 = "export function verify(token: string): boolean {\n  const trimmed = token.trim();\n  return trimmed.length > 10;\n}\n";
+    write_in_turn(
+        bin,
+        root,
+        session,
+        "prompt-3",
+        "src/auth/jwt.ts",
+        turn3,
+        "toolu_30",
+    )?;
+    let expiry = "function expiresAt(issuedAt: number): number {\n  return issuedAt + 900;\n}\n";
+    write_in_turn(
+        bin,
+        root,
+        session,
+        "prompt-3",
+        "src/auth/expiry.ts",
+        expiry,
+        "toolu_31",
+    )?;
+    say("  (the first write alone looked like a deletion; with the second, the turn is a move)");
+
     say("PreToolUse Bash `rm -rf .`");
     show(&run(
         bin,
@@ -149,6 +188,64 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
     for line in lessons.lines().filter(|l| l.starts_with("- ")) {
         say(&format!("  {}", clip(line, 150)));
     }
+    Ok(())
+}
+
+/// One Write of a turn, as Claude Code does it: PreToolUse, the write, PostToolUse;
+/// then the classification the trace recorded.
+fn write_in_turn(
+    bin: &Path,
+    root: &Path,
+    session: &str,
+    prompt_id: &str,
+    rel: &str,
+    content: &str,
+    id: &str,
+) -> anyhow::Result<()> {
+    let path = root.join(rel);
+    let mut payload = json!({"session_id": session, "cwd": root, "hook_event_name": "PreToolUse", "prompt_id": prompt_id,
+        "tool_name": "Write", "tool_input": {"file_path": path, "content": content}, "tool_use_id": id});
+    let reply = run(bin, root, &payload)?;
+    anyhow::ensure!(
+        reply["hookSpecificOutput"]["permissionDecision"].is_null(),
+        "the demo write was refused: {reply}"
+    );
+    let original = std::fs::read_to_string(&path).ok();
+    std::fs::write(&path, content)?;
+    payload["hook_event_name"] = json!("PostToolUse");
+    payload["tool_response"] = json!({"type": if original.is_some() { "update" } else { "create" }, "filePath": path, "originalFile": original});
+    run(bin, root, &payload)?;
+    let ledger = root.join(".orchestration/agent_trace.jsonl");
+    let trace = intent_ledger::ReverseLineReader::open(&ledger)?
+        .filter_map(Result::ok)
+        .filter_map(|line| line.parse(&ledger).ok())
+        .find(|e| e.kind == "trace")
+        .context("no trace recorded")?;
+    let blocks: Vec<String> = trace.data["blocks"]
+        .as_array()
+        .map(|bs| {
+            bs.iter()
+                .map(|b| {
+                    let name = b["after"]["name"]
+                        .as_str()
+                        .or(b["before"]["name"].as_str())
+                        .unwrap_or("?");
+                    format!("{} {name}", b["event"].as_str().unwrap_or("?"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    say(&format!(
+        "  trace {rel}: {} — {} [{}]",
+        trace.data["mutation_class"].as_str().unwrap_or("?"),
+        clip(
+            trace.data["classification"]["reason"]
+                .as_str()
+                .unwrap_or(""),
+            90
+        ),
+        blocks.join(", ")
+    ));
     Ok(())
 }
 

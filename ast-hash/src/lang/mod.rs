@@ -1,0 +1,356 @@
+//! Languages: one [`LanguageSpec`] per grammar, each behind a cargo feature.
+//!
+//! The hashing walk ([`crate::analyze`]) is language-neutral: it asks the spec what
+//! each node kind *is* (a block, a scope, an order-insensitive container, an
+//! identifier, a literal, punctuation...) and in which binding context an identifier
+//! sits. Adding a language (Rust, Python) means writing one module that answers these
+//! questions for its grammar; nothing else in the crate changes.
+
+use serde::Serialize;
+use tree_sitter::Node;
+
+#[cfg(any(feature = "typescript", feature = "javascript"))]
+mod ecma;
+#[cfg(feature = "javascript")]
+pub mod javascript;
+#[cfg(feature = "typescript")]
+pub mod typescript;
+
+/// What a named declaration is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockKind {
+    /// A function declaration or signature, or an `export default function`.
+    Function,
+    /// A class (or abstract class) declaration.
+    Class,
+    /// A method (or method signature) of a class.
+    Method,
+    /// A `get` accessor.
+    Getter,
+    /// A `set` accessor.
+    Setter,
+    /// A class field.
+    Field,
+    /// An interface.
+    Interface,
+    /// A `type` alias.
+    TypeAlias,
+    /// An enum.
+    Enum,
+    /// A namespace or ambient module.
+    Namespace,
+    /// A `const` binding at declaration level.
+    Const,
+    /// A `let` binding at declaration level.
+    Let,
+    /// A `var` binding at declaration level.
+    Var,
+    /// An `export default <expression>` that is not a function or class.
+    Default,
+}
+
+impl BlockKind {
+    /// Returns the wire spelling (`function`, `type_alias`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockKind::Function => "function",
+            BlockKind::Class => "class",
+            BlockKind::Method => "method",
+            BlockKind::Getter => "getter",
+            BlockKind::Setter => "setter",
+            BlockKind::Field => "field",
+            BlockKind::Interface => "interface",
+            BlockKind::TypeAlias => "type_alias",
+            BlockKind::Enum => "enum",
+            BlockKind::Namespace => "namespace",
+            BlockKind::Const => "const",
+            BlockKind::Let => "let",
+            BlockKind::Var => "var",
+            BlockKind::Default => "default",
+        }
+    }
+}
+
+/// How the walk treats a node kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A comment: dropped from every hash, recorded in the comment digest.
+    Comment,
+    /// Dropped entirely (e.g. an empty statement).
+    Skip,
+    /// An anonymous token dropped as punctuation (`(`, `,`, `;`, quotes...).
+    Punct,
+    /// An anonymous token kept by kind: operators and keywords.
+    Token,
+    /// A named node hashed structurally (its kind, then its children).
+    Node,
+    /// A name.
+    Ident(IdentKind),
+    /// A literal leaf: kept in `exact` and `alpha`, abstracted in `shape`.
+    Literal,
+    /// A string literal: hashed as one leaf of its cooked content (quotes dropped).
+    Str,
+    /// A wrapper (parentheses, a JSX `{ }`, a union with a leading `|`): transparent —
+    /// its anonymous tokens dropped — when it wraps at most one named node, unless
+    /// [`LanguageSpec::keep_parens`] says the parentheses matter where it stands.
+    Wrapper,
+    /// JSX text: hashed as the text React renders (lines trimmed and joined).
+    JsxText,
+}
+
+/// What kind of name an identifier leaf is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdentKind {
+    /// A variable name: a binding or a reference, per its [`Ctx`].
+    Variable,
+    /// A property name (`o.p`, `{ p: 1 }`, method names): always kept.
+    Property,
+    /// A type name: kept, but recorded as a free name of its declaration.
+    Type,
+    /// A label: kept.
+    Label,
+    /// `{ a }` in an object literal: the property name `a` (kept) and a reference to `a`.
+    ShorthandRef,
+    /// `{ a }` in a destructuring pattern: the property name `a` and a binding of `a`.
+    ShorthandPattern,
+}
+
+/// Which kind of scope a node opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScopeKind {
+    /// Parameters, `var` and the body's declarations.
+    Function,
+    /// Block-scoped declarations (`let`, `const`, `class`, block functions).
+    Block,
+    /// Holds only the own name of a named function or class expression.
+    Name,
+}
+
+/// Where a binding lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BindTarget {
+    /// `var`: the innermost function scope.
+    Var,
+    /// `let`, `const`: the innermost block or function scope.
+    Lexical,
+    /// The name of a declaration (function, class, enum): the scope around it.
+    DeclName,
+    /// A parameter of the current function.
+    Param,
+    /// A parameter that is also a property (`constructor(private x)`): bound, but
+    /// hashed by name because renaming it renames a property.
+    ParamKeepName,
+    /// The own name of a function or class expression.
+    OwnName,
+    /// An assignment target (`[a, b] = pair`): references, not bindings.
+    Assign,
+}
+
+/// The binding context in which a node (and, for patterns, its children) is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ctx {
+    /// Identifiers are references.
+    Normal,
+    /// Identifiers (and nested patterns) bind per the target.
+    Bind(BindTarget),
+    /// A declarator: its `name` binds per the target, everything else is normal.
+    Declarator(BindTarget),
+    /// Identifiers are kept verbatim and are not references (JSX intrinsic tags,
+    /// export aliases).
+    Literal,
+}
+
+/// The sort key of a member of an order-insensitive container.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemberKey {
+    /// Sorted by this name; members sharing a name keep their relative order.
+    Named(String),
+    /// A getter or setter: sorted by name; a lone getter/setter pair of one name is
+    /// sorted too (their order is not observable), other same-name members keep order.
+    Accessor {
+        /// The property name.
+        name: String,
+        /// Whether it is the setter.
+        setter: bool,
+    },
+    /// No name (index or call signatures): kept in relative order among themselves.
+    Unnamed,
+    /// Order matters (field initializers, static blocks, computed keys): kept in
+    /// relative source order.
+    Ordered,
+    /// Belongs to the next member (a decorator written before it).
+    AttachToNext,
+}
+
+/// How a top-level statement takes part in the comparison of two versions of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TopLevelRole {
+    /// An import with bindings: only its bindings count (through the environment of
+    /// the declarations that use them) and its module (the set of imported modules).
+    Import,
+    /// Order-free: function declarations (hoisted) and type-only declarations.
+    Hoisted,
+    /// A declaration whose initialization runs no code (literals, functions): free
+    /// to move among other declarations, but not across effectful statements.
+    Pure,
+    /// Runs code at load time: kept in order in the file's top-level sequence.
+    Barrier,
+    /// `export { .. }` and re-exports: order-free.
+    Exports,
+    /// A directive prologue (`"use strict"`): ordered like a barrier, but runs no code.
+    Directive,
+}
+
+/// Static facts about one node kind of one grammar, computed once per kind id.
+#[derive(Debug, Clone, Copy)]
+pub struct KindInfo {
+    /// The kind name as the grammar spells it (hashed: stable across grammar versions).
+    pub name: &'static str,
+    /// How the walk treats it.
+    pub role: Role,
+    /// The scope it opens, if any.
+    pub scope: Option<ScopeKind>,
+    /// Its children's binding context may differ from its own (declarators,
+    /// parameter lists, patterns...): when false, [`LanguageSpec::context`] is not
+    /// asked and its named children are read in [`Ctx::Normal`].
+    pub binds_children: bool,
+    /// The block it is when it sits at declaration level.
+    pub block: Option<BlockKind>,
+    /// Its children are at declaration level when it is (module bodies, exports).
+    pub decl_container: bool,
+    /// Its children are members of an order-insensitive container (at declaration level).
+    pub unordered: bool,
+    /// A destructuring pattern: binding context passes through to its children.
+    pub pattern: bool,
+    /// Its value can be computed without running code (used to decide `Pure`).
+    pub pure: bool,
+    /// A function-like node: its body does not run where it is written.
+    pub function_like: bool,
+    /// A function or class *expression*: when named, its name is bound in a scope of
+    /// its own around it.
+    pub own_name: bool,
+}
+
+/// Everything the language-neutral walk needs to know about one grammar.
+pub trait LanguageSpec: Send + Sync + 'static {
+    /// Returns the stable language name (`typescript`, `tsx`, `javascript`).
+    fn name(&self) -> &'static str;
+
+    /// Returns the tree-sitter grammar.
+    fn grammar(&self) -> tree_sitter::Language;
+
+    /// Describes one node kind; called once per kind id when the spec is first used.
+    fn kind_info(&self, kind: &'static str, named: bool) -> KindInfo;
+
+    /// Returns the binding context of a named node (only asked when its parent's
+    /// [`KindInfo::binds_children`] is set).
+    fn context(&self, site: &Site<'_>, src: &str) -> Ctx;
+
+    /// Returns the name and precise kind of a block candidate (None: not a block here,
+    /// e.g. a destructuring declarator).
+    fn block_name(
+        &self,
+        node: Node<'_>,
+        parent: Node<'_>,
+        kind: BlockKind,
+        src: &str,
+    ) -> Option<(String, BlockKind)>;
+
+    /// Returns whether a block member is private (not part of the API).
+    fn is_private_member(&self, node: Node<'_>, src: &str) -> bool;
+
+    /// Returns the sort key of a child of an order-insensitive container.
+    fn member_key(&self, container: Node<'_>, member: Node<'_>, src: &str) -> MemberKey;
+
+    /// Returns the role of a top-level statement.
+    fn top_level_role(&self, node: Node<'_>, src: &str) -> TopLevelRole;
+
+    /// Returns whether a parenthesized expression must be kept under this parent
+    /// (where parentheses change meaning, e.g. `(a?.b).c`).
+    fn keep_parens(&self, parent_kind: &str, field: Option<&str>) -> bool;
+
+    /// Returns the synthetic wrapper kinds of a bare single arrow parameter (`x => x`
+    /// hashes like `(x) => x`), outermost first; empty when the grammar has none.
+    fn bare_param_wrappers(&self) -> &'static [&'static str];
+
+    /// Returns whether a top-level statement makes its file a module (an import or
+    /// export statement), as opposed to a script sharing the global scope.
+    fn is_module_syntax(&self, node: Node<'_>) -> bool;
+
+    /// Returns the module source of an `export * from "source"` statement.
+    fn reexport_all(&self, node: Node<'_>, src: &str) -> Option<String>;
+
+    /// Returns the import bindings of an import statement: (local name, imported name)
+    /// and the module source, or `None` when the node is not such an import.
+    fn import_bindings(&self, node: Node<'_>, src: &str) -> Option<ImportInfo>;
+}
+
+/// Where a node sits, for [`LanguageSpec::context`]: kind names come from the kind
+/// table (asking tree-sitter for them costs a string conversion each time).
+#[derive(Debug, Clone, Copy)]
+pub struct Site<'t> {
+    /// The node.
+    pub node: Node<'t>,
+    /// Its kind name.
+    pub kind: &'static str,
+    /// Its parent.
+    pub parent: Node<'t>,
+    /// The parent's kind name.
+    pub parent_kind: &'static str,
+    /// The parent's binding context.
+    pub parent_ctx: Ctx,
+    /// The field under which the node sits in its parent.
+    pub field: Option<&'static str>,
+}
+
+/// The bindings one import statement introduces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportInfo {
+    /// The module specifier as written (`./a`, `react`).
+    pub source: String,
+    /// (local name, imported name); `default` and `*` for default and namespace imports.
+    pub bindings: Vec<(String, String)>,
+}
+
+/// A grammar and the file extensions it handles.
+pub struct Registered {
+    /// File extensions without the dot.
+    pub extensions: &'static [&'static str],
+    /// The spec.
+    pub spec: &'static dyn LanguageSpec,
+}
+
+/// Returns every language compiled in (per cargo features).
+pub fn languages() -> &'static [Registered] {
+    const ALL: &[Registered] = &[
+        #[cfg(feature = "typescript")]
+        Registered {
+            extensions: &["ts", "mts", "cts"],
+            spec: &typescript::TypeScript { tsx: false },
+        },
+        #[cfg(feature = "typescript")]
+        Registered {
+            extensions: &["tsx"],
+            spec: &typescript::TypeScript { tsx: true },
+        },
+        #[cfg(feature = "javascript")]
+        Registered {
+            extensions: &["js", "mjs", "cjs", "jsx"],
+            spec: &javascript::JavaScript,
+        },
+    ];
+    ALL
+}
+
+/// Returns the language for a path by its extension, or `None` (text rules apply).
+pub fn language_for_path(path: &str) -> Option<&'static dyn LanguageSpec> {
+    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let (_, ext) = file.rsplit_once('.')?;
+    let ext = ext.to_ascii_lowercase();
+    languages()
+        .iter()
+        .find(|lang| lang.extensions.contains(&ext.as_str()))
+        .map(|lang| lang.spec)
+}

@@ -1,0 +1,83 @@
+//! TypeScript (`.ts`, `.mts`, `.cts`) and TSX (`.tsx`) through tree-sitter-typescript.
+
+use tree_sitter::Node;
+
+use super::{
+    ecma, BlockKind, Ctx, ImportInfo, KindInfo, LanguageSpec, MemberKey, Site, TopLevelRole,
+};
+
+/// The TypeScript grammar (`tsx: false`) or its TSX variant (`tsx: true`).
+#[derive(Debug, Clone, Copy)]
+pub struct TypeScript {
+    /// Whether this is the TSX grammar.
+    pub tsx: bool,
+}
+
+impl LanguageSpec for TypeScript {
+    fn name(&self) -> &'static str {
+        if self.tsx {
+            "tsx"
+        } else {
+            "typescript"
+        }
+    }
+
+    fn grammar(&self) -> tree_sitter::Language {
+        if self.tsx {
+            tree_sitter_typescript::LANGUAGE_TSX.into()
+        } else {
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+        }
+    }
+
+    fn kind_info(&self, kind: &'static str, named: bool) -> KindInfo {
+        ecma::kind_info(kind, named)
+    }
+
+    fn context(&self, site: &Site<'_>, src: &str) -> Ctx {
+        ecma::context(site, src)
+    }
+
+    fn block_name(
+        &self,
+        node: Node<'_>,
+        parent: Node<'_>,
+        kind: BlockKind,
+        src: &str,
+    ) -> Option<(String, BlockKind)> {
+        ecma::block_name(node, parent, kind, src)
+    }
+
+    fn is_private_member(&self, node: Node<'_>, src: &str) -> bool {
+        ecma::is_private_member(node, src)
+    }
+
+    fn member_key(&self, container: Node<'_>, member: Node<'_>, src: &str) -> MemberKey {
+        ecma::member_key(container, member, src)
+    }
+
+    fn top_level_role(&self, node: Node<'_>, _src: &str) -> TopLevelRole {
+        ecma::top_level_role(node)
+    }
+
+    fn keep_parens(&self, parent_kind: &str, field: Option<&str>) -> bool {
+        ecma::keep_parens(parent_kind, field)
+    }
+
+    fn bare_param_wrappers(&self) -> &'static [&'static str] {
+        // `(x) => x` parses as formal_parameters > required_parameter > identifier.
+        &["formal_parameters", "required_parameter"]
+    }
+
+    fn is_module_syntax(&self, node: Node<'_>) -> bool {
+        ecma::is_module_syntax(node)
+    }
+
+    fn reexport_all(&self, node: Node<'_>, src: &str) -> Option<String> {
+        ecma::reexport_all(node, src)
+    }
+
+    fn import_bindings(&self, node: Node<'_>, src: &str) -> Option<ImportInfo> {
+        ecma::import_bindings(node, src)
+    }
+}

@@ -1,0 +1,269 @@
+//! Local scopes and the deferred naming of the alpha stream.
+//!
+//! JavaScript hoists: `var` and function declarations are visible in their whole
+//! scope, `let`/`const` in their whole block. A reference can therefore precede its
+//! binding, and the walk cannot name an identifier when it meets it. Instead, inside
+//! local scopes, the alpha stream gets a *placeholder* at the identifier's position;
+//! when the outermost local scope closes, every binding is known and the placeholders
+//! are filled in one splice ([`Scopes::patch`]). Hashing stays a single pass over the
+//! tree. Order-insensitive containers are honoured only outside local scopes, so no
+//! hash is ever taken over a placeholder.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::hash::{Kind, Stream};
+use crate::lang::{BindTarget, ScopeKind};
+
+/// A small multiplicative hasher (FxHash) for the short keys of the binding table;
+/// SipHash's DoS resistance buys nothing here and costs a third of the lookups.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+}
+
+impl Fx {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// Index of a scope in the arena of the current outermost local scope.
+pub(crate) type ScopeId = u32;
+
+#[derive(Debug)]
+struct Scope {
+    parent: Option<ScopeId>,
+    kind: ScopeKind,
+    count: u32,
+}
+
+/// Who records a free name: the current top-level item.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sink {
+    pub(crate) item: Option<usize>,
+}
+
+#[derive(Debug)]
+enum What<'s> {
+    Ref(&'s str),
+    Bind {
+        depth: u32,
+        index: u32,
+        keep: bool,
+        name: &'s str,
+    },
+}
+
+#[derive(Debug)]
+struct Pending<'s> {
+    offset: usize,
+    scope: ScopeId,
+    kind: Kind,
+    what: What<'s>,
+    sink: Sink,
+}
+
+/// Free names found while patching: (sink, name).
+pub(crate) type FreeNames<'s> = Vec<(Sink, &'s str)>;
+
+/// The scope stack and the pending placeholders of the current outermost local scope.
+#[derive(Debug, Default)]
+pub(crate) struct Scopes<'s> {
+    arena: Vec<Scope>,
+    stack: Vec<ScopeId>,
+    bindings: HashMap<(ScopeId, &'s str), (u32, bool), BuildHasherDefault<Fx>>,
+    pending: Vec<Pending<'s>>,
+    /// Set by `with` or a direct `eval`: names are then kept verbatim.
+    pub(crate) poisoned: bool,
+    base: usize,
+}
+
+impl<'s> Scopes<'s> {
+    /// Returns whether no local scope is open (declaration level).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.stack.is_empty()
+    }
+
+    /// Opens a scope; `alpha_len` marks where patching will start if it is outermost.
+    pub(crate) fn push(&mut self, kind: ScopeKind, alpha_len: usize) {
+        if self.stack.is_empty() {
+            self.base = alpha_len;
+            self.poisoned = false;
+        }
+        let id = self.arena.len() as ScopeId;
+        self.arena.push(Scope {
+            parent: self.stack.last().copied(),
+            kind,
+            count: 0,
+        });
+        self.stack.push(id);
+    }
+
+    /// Closes the innermost scope; returns true when it was the outermost one.
+    pub(crate) fn pop(&mut self) -> bool {
+        self.stack.pop();
+        self.stack.is_empty()
+    }
+
+    /// Records a reference at the current end of the alpha stream.
+    pub(crate) fn reference(&mut self, alpha: &Stream, kind: Kind, name: &'s str, sink: Sink) {
+        let scope = *self.stack.last().expect("reference inside a scope");
+        self.pending.push(Pending {
+            offset: alpha.len(),
+            scope,
+            kind,
+            what: What::Ref(name),
+            sink,
+        });
+    }
+
+    /// Records a binding; returns false when no local scope can hold it (the name is
+    /// then a module-level declaration).
+    pub(crate) fn bind(
+        &mut self,
+        alpha: &Stream,
+        kind: Kind,
+        name: &'s str,
+        target: BindTarget,
+        skip_innermost: usize,
+        sink: Sink,
+    ) -> bool {
+        let wanted = |scope: &Scope| match target {
+            BindTarget::Var | BindTarget::Param | BindTarget::ParamKeepName => {
+                scope.kind == ScopeKind::Function
+            }
+            BindTarget::OwnName => scope.kind == ScopeKind::Name,
+            BindTarget::Lexical | BindTarget::DeclName | BindTarget::Assign => {
+                scope.kind != ScopeKind::Name
+            }
+        };
+        let skip = if target == BindTarget::DeclName {
+            skip_innermost
+        } else {
+            0
+        };
+        let Some((depth, &id)) = self
+            .stack
+            .iter()
+            .rev()
+            .enumerate()
+            .skip(skip)
+            .find(|(_, id)| wanted(&self.arena[**id as usize]))
+        else {
+            return false;
+        };
+        let keep = target == BindTarget::ParamKeepName;
+        let scope = &mut self.arena[id as usize];
+        let entry = self.bindings.entry((id, name)).or_insert_with(|| {
+            scope.count += 1;
+            (scope.count - 1, keep)
+        });
+        entry.1 |= keep;
+        let (index, keep) = *entry;
+        let innermost = *self.stack.last().expect("bind inside a scope");
+        self.pending.push(Pending {
+            offset: alpha.len(),
+            scope: innermost,
+            kind,
+            what: What::Bind {
+                depth: depth as u32,
+                index,
+                keep,
+                name,
+            },
+            sink,
+        });
+        true
+    }
+
+    /// Fills the placeholders into the alpha stream (after the outermost scope closed)
+    /// and returns the free names met; `marks` are alpha offsets to move along.
+    pub(crate) fn patch(&mut self, alpha: &mut Stream, marks: &mut [usize]) -> FreeNames<'s> {
+        let mut free = Vec::new();
+        let tail = alpha.buf.split_off(self.base);
+        let mut copied = 0;
+        let mut inserted = 0;
+        let mut next_mark = 0;
+        let pending = std::mem::take(&mut self.pending);
+        for p in &pending {
+            let rel = p.offset - self.base;
+            alpha.buf.extend_from_slice(&tail[copied..rel]);
+            copied = rel;
+            // A mark at this very offset was set after the placeholder: it moves too.
+            while next_mark < marks.len() && marks[next_mark] < p.offset {
+                if marks[next_mark] >= self.base {
+                    marks[next_mark] += inserted;
+                }
+                next_mark += 1;
+            }
+            let before = alpha.len();
+            match p.what {
+                What::Bind {
+                    depth,
+                    index,
+                    keep,
+                    name,
+                } => {
+                    if keep || self.poisoned {
+                        alpha.leaf(p.kind, name.as_bytes());
+                    } else {
+                        alpha.local(depth as usize, index as usize);
+                    }
+                }
+                What::Ref(name) => match self.resolve(p.scope, name) {
+                    Some((depth, index, keep)) if !keep && !self.poisoned => {
+                        alpha.local(depth, index)
+                    }
+                    Some(_) => alpha.leaf(p.kind, name.as_bytes()),
+                    None => {
+                        alpha.leaf(p.kind, name.as_bytes());
+                        free.push((p.sink, name));
+                    }
+                },
+            }
+            inserted += alpha.len() - before;
+        }
+        alpha.buf.extend_from_slice(&tail[copied..]);
+        for mark in &mut marks[next_mark..] {
+            if *mark >= self.base {
+                *mark += inserted;
+            }
+        }
+        self.arena.clear();
+        self.bindings.clear();
+        self.poisoned = false;
+        free
+    }
+
+    fn resolve(&self, mut scope: ScopeId, name: &str) -> Option<(usize, usize, bool)> {
+        let mut depth = 0;
+        loop {
+            if let Some(&(index, keep)) = self.bindings.get(&(scope, name)) {
+                return Some((depth, index as usize, keep));
+            }
+            scope = self.arena[scope as usize].parent?;
+            depth += 1;
+        }
+    }
+}

@@ -1,0 +1,434 @@
+//! The units two versions of a turn are compared by.
+//!
+//! A turn is an `AST_REFACTOR` iff the multiset of units is the same before and after
+//! (and parse errors agree). Per side, over all files with a grammar:
+//!
+//! * **declaration** units: each top-level declaration (function, class, interface,
+//!   type, enum, `const`/`let`/`var` statement, default export, `export { .. }`) — its
+//!   alpha hash plus its *environment*: for every free name it uses, what that name
+//!   resolves to in its file: a declaration of the file (by name and the alpha hashes
+//!   declaring it), an import (resolved to the exporting declaration when the module is
+//!   a file of the turn, else by module and imported name), or a global. File paths
+//!   take no part, so a declaration moved to another file (imports updated) is equal.
+//!   Function declarations sharing a name (overloads) form one unit, in order.
+//! * **sequence** units: per file with any top-level statement that runs code at load
+//!   time (a *barrier*: expression statements, side-effect imports, declarations with
+//!   effectful initializers or class heritage, namespaces), the ordered list of
+//!   barriers, with the names of the pure declarations between two barriers as sorted
+//!   runs (they may be reordered among themselves, but not across a barrier).
+//!   Files without barriers have no sequence: their declarations float freely.
+//! * **module** units: the set of imported modules that are not files of the turn
+//!   (dropping or adding the import of a module can change load-time behaviour).
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::hash::{digest, Domain, Hash128};
+use crate::lang::TopLevelRole;
+use crate::model::FileAnalysis;
+
+/// What a unit stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum UnitKind {
+    /// Top-level declaration(s) of one file: the items.
+    Decl { file: usize, items: Vec<usize> },
+    /// The ordered top-level statements of one file.
+    Sequence { file: usize },
+    /// An imported module outside the turn.
+    Module { source: String },
+}
+
+/// One unit of comparison.
+#[derive(Debug, Clone)]
+pub(crate) struct Unit {
+    pub(crate) id: Hash128,
+    /// The content without the environment (to tell a changed environment apart).
+    pub(crate) content: Hash128,
+    /// The environment: (free name, what it resolves to).
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) kind: UnitKind,
+}
+
+/// Normalizes `a/./b/../c` to `a/c`.
+fn normalize_path(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|p| *p != "..") {
+                    parts.pop();
+                } else {
+                    parts.push("..");
+                }
+            }
+            _ => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
+/// The module a source names, as a workspace path for relative sources.
+pub(crate) fn normalize_source(importer: &str, source: &str) -> String {
+    if source.starts_with("./") || source.starts_with("../") || source == "." || source == ".." {
+        let dir = importer.rsplit_once('/').map_or("", |(dir, _)| dir);
+        normalize_path(&format!("{dir}/{source}"))
+    } else {
+        source.to_string()
+    }
+}
+
+const EXTENSIONS: &[&str] = &[
+    ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+];
+
+/// Finds the file of the turn a relative import points at, TypeScript-style.
+pub(crate) fn resolve_module(
+    importer: &str,
+    source: &str,
+    paths: &HashMap<&str, usize>,
+) -> Option<usize> {
+    if !source.starts_with('.') {
+        return None;
+    }
+    let base = normalize_source(importer, source);
+    let mut candidates = vec![base.clone()];
+    for ext in EXTENSIONS {
+        candidates.push(format!("{base}{ext}"));
+    }
+    for ext in EXTENSIONS {
+        candidates.push(format!("{base}/index{ext}"));
+    }
+    for (js, ts) in [
+        (".js", ".ts"),
+        (".js", ".tsx"),
+        (".jsx", ".tsx"),
+        (".mjs", ".mts"),
+        (".cjs", ".cts"),
+    ] {
+        if let Some(stem) = base.strip_suffix(js) {
+            candidates.push(format!("{stem}{ts}"));
+        }
+    }
+    candidates
+        .iter()
+        .find_map(|c| paths.get(c.as_str()).copied())
+}
+
+struct Resolver<'a> {
+    files: &'a [FileAnalysis],
+    paths: HashMap<&'a str, usize>,
+    /// Per file: name -> alpha hashes of the items declaring it.
+    declared: Vec<HashMap<&'a str, Vec<Hash128>>>,
+    /// Per file: local name -> (source, imported name).
+    imported: Vec<HashMap<&'a str, (&'a str, &'a str)>>,
+    /// Per file: exported name -> alpha hashes of the items exporting it.
+    exported: Vec<HashMap<&'a str, Vec<Hash128>>>,
+    /// Per file: whether it is a classic script (shares the global scope).
+    script: Vec<bool>,
+    /// Declarations of all scripts, when no script runs code at load time.
+    script_globals: HashMap<&'a str, Vec<Hash128>>,
+    /// Per file: the barrels re-exporting all of it with `export *`, if any.
+    barrels: Vec<Vec<&'a str>>,
+}
+
+/// A file without import or export statements, not CommonJS, not an explicit module.
+pub(crate) fn is_script(file: &FileAnalysis) -> bool {
+    let explicit_module = [".mjs", ".cjs", ".mts", ".cts"]
+        .iter()
+        .any(|ext| file.path.ends_with(ext));
+    let items = &file.detail.items;
+    file.language.is_some()
+        && !explicit_module
+        && !items.iter().any(|i| i.module_syntax)
+        && !items.iter().any(|i| {
+            i.free
+                .iter()
+                .any(|n| matches!(n.as_str(), "require" | "module" | "exports"))
+        })
+}
+
+impl<'a> Resolver<'a> {
+    fn new(files: &'a [FileAnalysis]) -> Self {
+        let mut resolver = Resolver {
+            files,
+            paths: files
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.language.is_some())
+                .map(|(i, f)| (f.path.as_str(), i))
+                .collect(),
+            declared: Vec::new(),
+            imported: Vec::new(),
+            exported: Vec::new(),
+            script: files.iter().map(is_script).collect(),
+            script_globals: HashMap::new(),
+            barrels: vec![Vec::new(); files.len()],
+        };
+        let quiet = files
+            .iter()
+            .zip(&resolver.script)
+            .filter(|(_, s)| **s)
+            .all(|(f, _)| {
+                f.detail
+                    .items
+                    .iter()
+                    .all(|i| i.role != TopLevelRole::Barrier)
+            });
+        for (f, file) in files.iter().enumerate() {
+            for item in &file.detail.items {
+                if quiet && resolver.script[f] {
+                    for name in &item.declared {
+                        resolver
+                            .script_globals
+                            .entry(name)
+                            .or_default()
+                            .push(item.hashes.alpha);
+                    }
+                }
+                if let Some(source) = &item.reexport_all {
+                    if let Some(target) = resolve_module(&file.path, source, &resolver.paths) {
+                        resolver.barrels[target].push(&file.path);
+                    }
+                }
+            }
+        }
+        for hashes in resolver.script_globals.values_mut() {
+            hashes.sort();
+            hashes.dedup();
+        }
+        for barrels in &mut resolver.barrels {
+            barrels.sort();
+            barrels.dedup();
+        }
+        for file in files {
+            let mut declared: HashMap<&str, Vec<Hash128>> = HashMap::new();
+            let mut imported = HashMap::new();
+            let mut exported: HashMap<&str, Vec<Hash128>> = HashMap::new();
+            for item in &file.detail.items {
+                for name in &item.declared {
+                    declared.entry(name).or_default().push(item.hashes.alpha);
+                }
+                for name in &item.exports {
+                    exported.entry(name).or_default().push(item.hashes.alpha);
+                }
+                if let Some(import) = &item.import {
+                    for (local, name) in &import.bindings {
+                        imported.insert(local.as_str(), (import.source.as_str(), name.as_str()));
+                    }
+                }
+            }
+            for hashes in declared.values_mut().chain(exported.values_mut()) {
+                hashes.sort();
+                hashes.dedup();
+            }
+            resolver.declared.push(declared);
+            resolver.imported.push(imported);
+            resolver.exported.push(exported);
+        }
+        resolver
+    }
+
+    fn decl(name: &str, hashes: &[Hash128]) -> String {
+        let hashes: Vec<String> = hashes.iter().map(Hash128::to_hex).collect();
+        format!("decl {name} {}", hashes.join(","))
+    }
+
+    /// What `name`, free in a declaration of `file`, refers to.
+    fn resolve(&self, file: usize, name: &str) -> String {
+        if let Some(hashes) = self.declared[file].get(name) {
+            return Self::decl(name, hashes);
+        }
+        let Some(&(source, imported)) = self.imported[file].get(name) else {
+            if self.script[file] {
+                if let Some(hashes) = self.script_globals.get(name) {
+                    return Self::decl(name, hashes);
+                }
+            }
+            return "global".to_string();
+        };
+        let importer = &self.files[file].path;
+        match resolve_module(importer, source, &self.paths) {
+            Some(target) => match self.exported[target].get(imported) {
+                Some(hashes) => Self::decl(imported, hashes),
+                None => format!("import {} {imported}", self.files[target].path),
+            },
+            None => format!("import {} {imported}", normalize_source(importer, source)),
+        }
+    }
+
+    fn env(&self, file: usize, names: &[String]) -> Vec<(String, String)> {
+        names
+            .iter()
+            .map(|name| (name.clone(), self.resolve(file, name)))
+            .collect()
+    }
+
+    /// Where importers find the exports of `file`: the barrels that `export *` it, or
+    /// the file itself. Moving an exported declaration to another surface changes API.
+    fn surface(&self, file: usize) -> String {
+        if self.barrels[file].is_empty() {
+            self.files[file].path.clone()
+        } else {
+            self.barrels[file].join(",")
+        }
+    }
+}
+
+fn encode(tag: &str, parts: &[&[u8]]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(tag.as_bytes());
+    for part in parts {
+        out.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        out.extend_from_slice(part);
+    }
+    out
+}
+
+fn env_bytes(env: &[(String, String)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (name, resolution) in env {
+        out.extend_from_slice(&encode("", &[name.as_bytes(), resolution.as_bytes()]));
+    }
+    out
+}
+
+/// Builds the units of one side of a turn.
+pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit> {
+    let resolver = Resolver::new(files);
+    let mut out = Vec::new();
+    let mut modules = BTreeSet::new();
+    for (f, file) in files.iter().enumerate() {
+        if file.language.is_none() {
+            continue;
+        }
+        let items = &file.detail.items;
+        // Function declarations sharing a name (overloads) form one ordered group.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of_name: HashMap<&str, usize> = HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            match item.role {
+                TopLevelRole::Hoisted | TopLevelRole::Pure | TopLevelRole::Exports => {
+                    let shared = (item.role == TopLevelRole::Hoisted)
+                        .then(|| item.declared.first())
+                        .flatten()
+                        .and_then(|name| group_of_name.get(name.as_str()).copied());
+                    match shared {
+                        Some(g) => groups[g].push(i),
+                        None => {
+                            if item.role == TopLevelRole::Hoisted {
+                                if let Some(name) = item.declared.first() {
+                                    group_of_name.insert(name, groups.len());
+                                }
+                            }
+                            groups.push(vec![i]);
+                        }
+                    }
+                }
+                TopLevelRole::Import => {
+                    if let Some(import) = &item.import {
+                        if resolve_module(&file.path, &import.source, &resolver.paths).is_none() {
+                            modules.insert(normalize_source(&file.path, &import.source));
+                        }
+                    }
+                }
+                TopLevelRole::Barrier | TopLevelRole::Directive => {}
+            }
+        }
+        for group in groups {
+            let mut names: Vec<String> = group
+                .iter()
+                .flat_map(|&i| items[i].free.iter().cloned())
+                .collect();
+            names.sort();
+            names.dedup();
+            let env = resolver.env(f, &names);
+            let alphas: Vec<&[u8]> = group
+                .iter()
+                .map(|&i| &items[i].hashes.alpha.0[..])
+                .collect();
+            let content = digest(Domain::Unit, &encode("decl", &alphas));
+            let exports = group.iter().any(|&i| !items[i].exports.is_empty());
+            let surface = if exports && !resolver.script[f] {
+                resolver.surface(f)
+            } else {
+                String::new()
+            };
+            let id = digest(
+                Domain::Unit,
+                &encode(
+                    "decl+env",
+                    &[&content.0, &env_bytes(&env), surface.as_bytes()],
+                ),
+            );
+            out.push(Unit {
+                id,
+                content,
+                env,
+                kind: UnitKind::Decl {
+                    file: f,
+                    items: group,
+                },
+            });
+        }
+        if items
+            .iter()
+            .any(|item| matches!(item.role, TopLevelRole::Barrier | TopLevelRole::Directive))
+        {
+            out.push(sequence(&resolver, f));
+        }
+    }
+    for source in modules {
+        out.push(Unit {
+            id: digest(Domain::Unit, &encode("module", &[source.as_bytes()])),
+            content: Hash128::default(),
+            env: Vec::new(),
+            kind: UnitKind::Module { source },
+        });
+    }
+    out
+}
+
+fn sequence(resolver: &Resolver<'_>, f: usize) -> Unit {
+    let items = &resolver.files[f].detail.items;
+    // Without code run at load time, pure declarations have nothing to be ordered against.
+    let barriers = items.iter().any(|item| item.role == TopLevelRole::Barrier);
+    let mut bytes = Vec::new();
+    let mut envs = Vec::new();
+    let mut run: BTreeSet<&str> = BTreeSet::new();
+    let flush = |run: &mut BTreeSet<&str>, bytes: &mut Vec<u8>| {
+        if !run.is_empty() {
+            let names: Vec<&[u8]> = run.iter().map(|n| n.as_bytes()).collect();
+            bytes.extend_from_slice(&encode("run", &names));
+            run.clear();
+        }
+    };
+    for item in items {
+        match item.role {
+            TopLevelRole::Barrier => {
+                flush(&mut run, &mut bytes);
+                let env = resolver.env(f, &item.free);
+                bytes.extend_from_slice(&encode(
+                    "barrier",
+                    &[&item.hashes.alpha.0, &env_bytes(&env)],
+                ));
+                envs.extend(env);
+            }
+            TopLevelRole::Directive => {
+                flush(&mut run, &mut bytes);
+                bytes.extend_from_slice(&encode("directive", &[&item.hashes.alpha.0]));
+            }
+            TopLevelRole::Pure if barriers => run.extend(item.declared.iter().map(String::as_str)),
+            _ => {}
+        }
+    }
+    flush(&mut run, &mut bytes);
+    envs.sort();
+    envs.dedup();
+    let id = digest(Domain::Unit, &encode("sequence", &[&bytes]));
+    Unit {
+        id,
+        content: id,
+        env: envs,
+        kind: UnitKind::Sequence { file: f },
+    }
+}

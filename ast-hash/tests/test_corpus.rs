@@ -1,0 +1,143 @@
+//! The labelled corpus: precision of `AST_REFACTOR` must stay at or above 0.97.
+//!
+//! Each case under `tests/corpus/NN-slug/` holds `before/` and `after/` trees and a
+//! `label.txt` (see the corpus README). The whole set of files of a case is one turn.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use intent_ast_hash::{classify, MutationClass, SourceFile};
+
+const MIN_PRECISION: f64 = 0.97;
+
+fn read_tree(root: &Path) -> Vec<SourceFile> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<SourceFile>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let text = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                out.push(SourceFile::new(relative, text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out
+}
+
+struct Case {
+    name: String,
+    expected: MutationClass,
+    kinds: String,
+}
+
+fn label(dir: &Path) -> Case {
+    let text = std::fs::read_to_string(dir.join("label.txt"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| panic!("{}: no `{key}` line", dir.display()))
+    };
+    let class = field("class:");
+    Case {
+        name: dir.file_name().unwrap().to_string_lossy().into_owned(),
+        expected: MutationClass::parse(&class)
+            .unwrap_or_else(|| panic!("{}: bad class {class}", dir.display())),
+        kinds: field("kinds:"),
+    }
+}
+
+#[test]
+fn corpus_precision_of_ast_refactor() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    if !root.is_dir() {
+        eprintln!("tests/corpus does not exist yet: skipping");
+        return;
+    }
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "tests/corpus exists but holds no case");
+    let (mut tp, mut fp, mut fn_, mut tn) = (0u32, 0u32, 0u32, 0u32);
+    let mut table = String::new();
+    let mut kind_notes = String::new();
+    for dir in &dirs {
+        let case = label(dir);
+        let verdict = classify(
+            &read_tree(&dir.join("before")),
+            &read_tree(&dir.join("after")),
+        );
+        let got = verdict.mutation_class;
+        let kinds: Vec<&str> = verdict.refactor_kinds.iter().map(|k| k.as_str()).collect();
+        match (case.expected, got) {
+            (MutationClass::AstRefactor, MutationClass::AstRefactor) => tp += 1,
+            (MutationClass::IntentEvolution, MutationClass::AstRefactor) => fp += 1,
+            (MutationClass::AstRefactor, MutationClass::IntentEvolution) => fn_ += 1,
+            (MutationClass::IntentEvolution, MutationClass::IntentEvolution) => tn += 1,
+        }
+        if case.expected != got {
+            let _ = writeln!(
+                table,
+                "| {:<48} | {:<16} | {:<16} | {} | {}",
+                case.name,
+                case.expected.as_str(),
+                got.as_str(),
+                case.kinds,
+                verdict.reason
+            );
+        } else if got == MutationClass::AstRefactor {
+            let expected: Vec<&str> = case.kinds.split(", ").collect();
+            if !expected.iter().all(|k| kinds.contains(k)) {
+                let _ = writeln!(
+                    kind_notes,
+                    "  {}: labelled {}, computed {}",
+                    case.name,
+                    case.kinds,
+                    kinds.join(", ")
+                );
+            }
+        }
+    }
+    let precision = if tp + fp == 0 {
+        1.0
+    } else {
+        f64::from(tp) / f64::from(tp + fp)
+    };
+    let recall = if tp + fn_ == 0 {
+        1.0
+    } else {
+        f64::from(tp) / f64::from(tp + fn_)
+    };
+    println!(
+        "corpus: {} cases; AST_REFACTOR tp={tp} fp={fp} fn={fn_} tn={tn}",
+        dirs.len()
+    );
+    println!("corpus: precision {precision:.3} (minimum {MIN_PRECISION}), recall {recall:.3}");
+    if !kind_notes.is_empty() {
+        println!("refactor kinds not all found (informational):\n{kind_notes}");
+    }
+    if !table.is_empty() {
+        println!("| case | expected | computed | kinds | reason\n{table}");
+    }
+    assert!(
+        precision >= MIN_PRECISION,
+        "AST_REFACTOR precision {precision:.3} < {MIN_PRECISION} (false refactors: {fp}); mismatches:\n{table}"
+    );
+}

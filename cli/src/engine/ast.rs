@@ -1,0 +1,177 @@
+//! AST classification of writes, a whole agent turn at a time.
+//!
+//! Every write of one turn (same session and prompt id) is classified together, so a
+//! declaration moved from one file to another in the same turn is a move, not a
+//! delete plus an add. Hook processes are separate, so the turn's "before" texts
+//! live in `.orchestration/.cache/turns/` (derived data, gitignored, removed when the
+//! session's next prompt starts a new turn).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use intent_ast_hash::{analyze_turn, BlockMatch, LineageEvent, SourceFile, TurnAnalysis};
+use intent_ledger::Workspace;
+use serde_json::{json, Value};
+
+/// Files larger than this are classified by text rules only.
+const MAX_AST_BYTES: usize = 2 * 1024 * 1024;
+
+/// What the turn's files looked like before the turn: `Some(text)` for an existing
+/// text file, `None` for a file the turn created. Files whose old text is unknown
+/// are kept out (text rules decide them).
+type TurnBefore = BTreeMap<String, Option<String>>;
+
+fn turn_path(workspace: &Workspace, session: &str, turn: &str) -> PathBuf {
+    let key = blake3::hash(format!("{session}\n{turn}").as_bytes()).to_hex();
+    workspace
+        .cache_dir()
+        .join("turns")
+        .join(format!("{}.json", &key[..32]))
+}
+
+/// Forgets a session's finished turns (called when a new prompt starts one).
+pub fn forget_turns(workspace: &Workspace, session: &str, keep_turn: Option<&str>) {
+    let dir = workspace.cache_dir().join("turns");
+    let keep = keep_turn.map(|t| turn_path(workspace, session, t));
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let prefix = format!("{session}\n");
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if Some(&path) == keep.as_ref() {
+            continue;
+        }
+        // Turn files are named by hash; read the owner from the file itself.
+        let owner = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .and_then(|v| v["session"].as_str().map(|s| format!("{s}\n")));
+        if owner.as_deref() == Some(prefix.as_str()) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// The AST part of a trace: the turn-level classification and this file's blocks.
+#[derive(Debug, Clone)]
+pub struct AstTrace {
+    /// `AST_REFACTOR` or `INTENT_EVOLUTION`, for the whole turn.
+    pub mutation_class: &'static str,
+    /// `classification` object for the trace.
+    pub classification: Value,
+    /// Blocks of this file that the turn touched, with lineage events.
+    pub blocks: Value,
+    /// The full classification, for declared-class comparison.
+    pub declared_mismatch: Option<String>,
+}
+
+/// Classifies the turn after a write of `rel`, whose content before the write was
+/// `before` (`None`: created, or unknown when `existed` is true).
+pub fn classify_write(
+    workspace: &Workspace,
+    root: &Path,
+    session: &str,
+    turn: &str,
+    rel: &str,
+    before: Option<&[u8]>,
+    existed: bool,
+    declared: Option<&str>,
+) -> Option<AstTrace> {
+    let path = turn_path(workspace, session, turn);
+    let mut stored: Value = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_else(|| json!({"session": session, "files": {}}));
+    let mut files: TurnBefore = serde_json::from_value(stored["files"].clone()).unwrap_or_default();
+    if !files.contains_key(rel) {
+        let entry = match before {
+            Some(bytes) if bytes.len() <= MAX_AST_BYTES => {
+                Some(std::str::from_utf8(bytes).ok()?.to_string())
+            }
+            Some(_) => return None,
+            None if existed => return None,
+            None => None,
+        };
+        files.insert(rel.to_string(), entry);
+    }
+    stored["files"] = serde_json::to_value(&files).ok()?;
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = std::fs::write(&path, stored.to_string());
+
+    let before_files: Vec<SourceFile> = files
+        .iter()
+        .filter_map(|(p, text)| text.as_ref().map(|t| SourceFile::new(p.clone(), t.clone())))
+        .collect();
+    let mut after_files = Vec::new();
+    for p in files.keys() {
+        match std::fs::read(root.join(p)) {
+            Ok(bytes) if bytes.len() <= MAX_AST_BYTES => {
+                after_files.push(SourceFile::new(p.clone(), String::from_utf8(bytes).ok()?));
+            }
+            Ok(_) => return None,
+            Err(_) => {} // deleted in this turn
+        }
+    }
+    let analysis = analyze_turn(&before_files, &after_files);
+    Some(summarize(&analysis, rel, files.len(), declared))
+}
+
+fn summarize(
+    analysis: &TurnAnalysis,
+    rel: &str,
+    turn_files: usize,
+    declared: Option<&str>,
+) -> AstTrace {
+    let c = &analysis.classification;
+    let classification = json!({
+        "method": c.method,
+        "reason": c.reason,
+        "refactor_kinds": c.refactor_kinds,
+        "api_changes": c.api_changes,
+        "parse_errors": c.parse_errors,
+        "text_files": c.text_files,
+        "turn_files": turn_files,
+        "scheme": intent_ast_hash::SCHEME_VERSION,
+    });
+    let blocks: Vec<Value> = analysis
+        .matches
+        .iter()
+        .filter(|m| m.event != LineageEvent::Unchanged)
+        .filter(|m| {
+            m.after.as_ref().is_some_and(|r| r.path == rel)
+                || m.before.as_ref().is_some_and(|r| r.path == rel)
+        })
+        .map(|m| block_json(analysis, m))
+        .collect();
+    AstTrace {
+        mutation_class: c.mutation_class.as_str(),
+        classification,
+        blocks: Value::Array(blocks),
+        declared_mismatch: declared.and_then(|d| c.declared_mismatch(d)),
+    }
+}
+
+fn block_json(analysis: &TurnAnalysis, m: &BlockMatch) -> Value {
+    let side = |files: &[intent_ast_hash::FileAnalysis], r: &intent_ast_hash::BlockRef| {
+        let block = &files[r.file].blocks[r.block];
+        json!({
+            "path": r.path,
+            "kind": r.kind,
+            "name": r.qualified_name,
+            "start_line": r.lines.start,
+            "end_line": r.lines.end,
+            "exact": block.hashes.exact,
+            "alpha": block.hashes.alpha,
+            "shape": block.hashes.shape,
+        })
+    };
+    json!({
+        "event": m.event,
+        "matched_by": m.matched_by,
+        "before": m.before.as_ref().map(|r| side(&analysis.before, r)),
+        "after": m.after.as_ref().map(|r| side(&analysis.after, r)),
+    })
+}
