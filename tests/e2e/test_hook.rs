@@ -493,3 +493,54 @@ fn block_identities_survive_edits_and_cross_file_moves_within_a_turn() {
     assert_eq!(moved["after"]["path"], "src/ttl.ts");
     assert_eq!(moved["id"], ttl_id.as_str());
 }
+
+#[test]
+fn a_wrong_declared_class_is_recorded_and_blocked_when_the_policy_says_so() {
+    let ws = workspace();
+    assert!(ws
+        .run(&["select", "INT-001", "--session", "s1"], None)
+        .status
+        .success());
+    let path = ws.root().join("src/limits.ts");
+    let before = "export function allowed(n: number) {\n  return n < 5;\n}\n";
+    let after = before.replace("n < 5", "n <= 5");
+    std::fs::write(&path, &after).unwrap();
+    let post = json!({"hook_event_name": "PostToolUse", "session_id": "s1", "cwd": ws.root(), "prompt_id": "p1", "tool_name": "Edit",
+        "tool_input": {"file_path": path, "old_string": "<", "new_string": "<=", "mutation_class": "AST_REFACTOR"},
+        "tool_use_id": "t-e1", "tool_response": {"filePath": path, "originalFile": before}});
+    let (reply, _) = hook(&ws, post.to_string().as_bytes());
+    assert_eq!(reply, json!({}), "recorded only, by default");
+    let trace = ws
+        .events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "trace")
+        .unwrap();
+    assert_eq!(trace.data["declared_matches"], false);
+    assert!(
+        trace.data["declared_mismatch"]
+            .as_str()
+            .unwrap()
+            .contains("allowed"),
+        "{}",
+        trace.data["declared_mismatch"]
+    );
+
+    std::fs::write(
+        ws.root().join(".orchestration/policy.yaml"),
+        "declared_class_mismatch: block\n",
+    )
+    .unwrap();
+    let mut again = post.clone();
+    again["tool_use_id"] = json!("t-e2");
+    again["prompt_id"] = json!("p2");
+    let (reply, _) = hook(&ws, again.to_string().as_bytes());
+    assert_eq!(reply["decision"], "block", "{reply}");
+    assert!(
+        reply["reason"]
+            .as_str()
+            .unwrap()
+            .contains("declared AST_REFACTOR"),
+        "{reply}"
+    );
+}
