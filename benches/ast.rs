@@ -8,7 +8,9 @@
 //!   one-pass hashing);
 //! - `analyze`: parsing, block extraction and the three hashes (what a hook pays per
 //!   file version);
-//! - `classify_turn`: a whole one-file turn (two analyses, matching, classification).
+//! - `classify_turn_*`: a whole one-file turn (two analyses, matching,
+//!   classification), for a local edit (incremental re-parse) and a whole-file
+//!   reformat.
 //!
 //! Budget: `analyze` within ~25% of `parse`.
 
@@ -184,14 +186,26 @@ fn analyze_file(bencher: Bencher, lines: usize) {
         .bench_local(|| analyze(&file));
 }
 
+/// A typical agent edit: one literal changed in one function (the after side
+/// re-parses incrementally from the before tree).
 #[divan::bench(args = SIZES)]
-fn classify_turn(bencher: Bencher, lines: usize) {
+fn classify_turn_local_edit(bencher: Bencher, lines: usize) {
     let before = [SourceFile::new("src/records.ts", input(lines))];
-    // A realistic edit: one literal changed near the end, plus a reformat.
-    let edited = input(lines)
-        .replacen("LIMIT_0 = 100", "LIMIT_0 = 101", 1)
-        .replace("  ", "    ");
+    let edited = input(lines).replacen("LIMIT_0 = 100", "LIMIT_0 = 101", 1);
     let after = [SourceFile::new("src/records.ts", edited)];
+    bencher
+        .counter(BytesCount::new(before[0].text.len() + after[0].text.len()))
+        .bench_local(|| classify(&before, &after));
+}
+
+/// A whole-file reformat (indentation doubled): nothing to reuse between versions.
+#[divan::bench(args = SIZES)]
+fn classify_turn_reformat(bencher: Bencher, lines: usize) {
+    let before = [SourceFile::new("src/records.ts", input(lines))];
+    let after = [SourceFile::new(
+        "src/records.ts",
+        input(lines).replace("  ", "    "),
+    )];
     bencher
         .counter(BytesCount::new(before[0].text.len() + after[0].text.len()))
         .bench_local(|| classify(&before, &after));

@@ -5,12 +5,13 @@ use std::collections::{BTreeSet, HashMap};
 use serde::Serialize;
 
 use crate::hash::Hash128;
+use crate::lang::language_for_path;
 use crate::matching::{match_blocks, BlockMatch, BlockRef};
 use crate::model::{FileAnalysis, ParseError, SourceFile};
-use crate::report::{api_changes, evolution_reason, leaf_changes, ApiChange};
+use crate::report::{api_changes, evolution_reason, ApiChange};
 use crate::text::{self, TextRule};
-use crate::units::{units, Unit};
-use crate::{analyze, MutationClass};
+use crate::units::{surfaces, units, Unit};
+use crate::{analyze, walk, MutationClass};
 
 /// Whether the classification came from syntax trees or from text rules only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -128,7 +129,7 @@ pub struct Classification {
 impl Classification {
     /// Compares a class the agent declared with this one; see [`declared_mismatch`].
     pub fn declared_mismatch(&self, declared: &str) -> Option<String> {
-        declared_mismatch(declared, self)
+        crate::report::declared_mismatch(declared, self)
     }
 }
 
@@ -152,8 +153,33 @@ pub struct TurnAnalysis {
 /// `after` as they are (a deleted file is absent). Both sides must cover the same
 /// files so that cross-file moves and renames are seen.
 pub fn analyze_turn(before: &[SourceFile], after: &[SourceFile]) -> TurnAnalysis {
-    let before: Vec<FileAnalysis> = before.iter().map(analyze).collect();
-    let after: Vec<FileAnalysis> = after.iter().map(analyze).collect();
+    let mut trees = HashMap::new();
+    let before: Vec<FileAnalysis> = before
+        .iter()
+        .map(|file| match language_for_path(&file.path) {
+            Some(spec) => {
+                let (analysis, tree) = walk::analyze_with(spec, &file.path, &file.text, None);
+                if let Some(tree) = tree {
+                    trees.insert(file.path.as_str(), (tree, file.text.as_str()));
+                }
+                analysis
+            }
+            None => analyze(file),
+        })
+        .collect();
+    // A file edited in place re-parses incrementally from its previous tree.
+    let after: Vec<FileAnalysis> = after
+        .iter()
+        .map(|file| match language_for_path(&file.path) {
+            Some(spec) => {
+                let previous = trees
+                    .get(file.path.as_str())
+                    .map(|(tree, text)| (tree, *text));
+                walk::analyze_with(spec, &file.path, &file.text, previous).0
+            }
+            None => analyze(file),
+        })
+        .collect();
     let matches = match_blocks(&before, &after);
     let classification = classify_analyses(&before, &after, &matches);
     TurnAnalysis {
@@ -169,16 +195,19 @@ pub fn classify(before: &[SourceFile], after: &[SourceFile]) -> Classification {
     analyze_turn(before, after).classification
 }
 
+/// Paired files (before, after, renamed), then files only before, only after.
+type FilePairing<'a> = (
+    Vec<(&'a FileAnalysis, &'a FileAnalysis, bool)>,
+    Vec<&'a FileAnalysis>,
+    Vec<&'a FileAnalysis>,
+);
+
 /// Pairs the files of each side: by path, then unpaired ones by `same`.
 fn pair_files<'a>(
     before: &[&'a FileAnalysis],
     after: &[&'a FileAnalysis],
     same: impl Fn(&FileAnalysis, &FileAnalysis) -> bool,
-) -> (
-    Vec<(&'a FileAnalysis, &'a FileAnalysis, bool)>,
-    Vec<&'a FileAnalysis>,
-    Vec<&'a FileAnalysis>,
-) {
+) -> FilePairing<'a> {
     let mut pairs = Vec::new();
     let by_path: HashMap<&str, &FileAnalysis> =
         after.iter().map(|f| (f.path.as_str(), *f)).collect();
@@ -409,7 +438,12 @@ pub fn classify_analyses(
             }
         }
     }
-    let api_changes = api_changes(before, after, matches);
+    let api_changes = api_changes(
+        before,
+        after,
+        matches,
+        (&surfaces(before), &surfaces(after)),
+    );
 
     let method = if before.iter().chain(after).any(|f| f.language.is_some()) {
         Method::Ast
@@ -532,55 +566,4 @@ fn unit_difference<'u>(before: &'u [Unit], after: &'u [Unit]) -> (Vec<&'u Unit>,
         }
     }
     (lost, gained)
-}
-
-/// Compares the class an agent declared with the computed one.
-///
-/// Returns `None` when they agree, else a message naming the first changed block, e.g.
-/// "declared AST_REFACTOR but behaviour changed in `verify` (src/auth.ts:10-24)".
-/// `declared` is matched case-insensitively, with `-` or `_` (`ast-refactor` works).
-pub fn declared_mismatch(declared: &str, computed: &Classification) -> Option<String> {
-    let spelled = declared.trim().to_ascii_uppercase().replace('-', "_");
-    let Some(class) = MutationClass::parse(&spelled) else {
-        return Some(format!(
-            "declared mutation class `{}` is neither AST_REFACTOR nor INTENT_EVOLUTION; computed {}",
-            declared.trim(),
-            computed.mutation_class.as_str()
-        ));
-    };
-    if class == computed.mutation_class {
-        return None;
-    }
-    Some(match class {
-        MutationClass::AstRefactor => {
-            let what = leaf_changes(&computed.changed_blocks)
-                .first()
-                .map(|b| {
-                    format!(
-                        "behaviour changed in `{}` ({}:{}-{})",
-                        b.qualified_name, b.path, b.lines.start, b.lines.end
-                    )
-                })
-                .or_else(|| {
-                    computed
-                        .added_blocks
-                        .first()
-                        .map(|b| format!("`{}` was added in {}", b.qualified_name, b.path))
-                })
-                .or_else(|| {
-                    computed
-                        .removed_blocks
-                        .first()
-                        .map(|b| format!("`{}` was removed from {}", b.qualified_name, b.path))
-                })
-                .unwrap_or_else(|| computed.reason.clone());
-            format!("declared AST_REFACTOR but {what}")
-        }
-        MutationClass::IntentEvolution => {
-            format!(
-                "declared INTENT_EVOLUTION but the change is a refactor: {}",
-                computed.reason
-            )
-        }
-    })
 }

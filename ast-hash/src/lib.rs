@@ -39,22 +39,28 @@
 //! `BLAKE3-keyed(key, stream)` where `key = BLAKE3("intent-ast-hash scheme {SCHEME_VERSION} {domain}")`
 //! and `domain` is `exact`, `alpha` or `shape`. Hex display, 32 digits.
 //!
-//! **Stream encoding.** Items are a tag byte followed by LEB128-length-prefixed
-//! strings: `01 kind` opens a named node, `02` closes it, `03 kind` is a kept anonymous
-//! token (operator or keyword), `04 kind text` a leaf, `09 kind` an abstracted leaf
-//! (shape), `05 depth index` a bound local (alpha), `06` + 16 bytes a digest, `07 n` an
-//! order-insensitive group of `n` digests, `08 text` text no node covers. Kinds are the
-//! grammar's kind *names* (never numeric ids), so stored hashes survive grammar
-//! upgrades that keep names.
+//! **Stream encoding.** One tag byte per item: `01 K` opens a named node, `02` closes
+//! it, `03 K` is a kept anonymous token (operator or keyword), `04 K text` a leaf,
+//! `09 K` an abstracted leaf (shape), `05 depth index` a bound local (alpha), `06` +
+//! 16 bytes a digest, `07 n` an order-insensitive group of `n` digests, `08 text` text
+//! no node covers. `text` is LEB128-length-prefixed; numbers are LEB128. `K` is a
+//! kind: the first 4 bytes of `BLAKE3(kind name)` — the grammar's kind *name*, never
+//! its numeric id, so stored hashes survive grammar upgrades that keep names (a test
+//! checks that the names of every compiled grammar map to distinct values).
 //!
 //! **Normalization, all streams.**
 //! - Comments, whitespace and punctuation (`( ) [ ] { } , ; : . ... ' " `` ` `` `${`)
 //!   are dropped; operators and keywords are kept. So semicolons (ASI), trailing
 //!   commas and quote style do not count.
-//! - Strings hash their content; `\'` and `\"` are unescaped (not in JSX attributes).
-//! - Redundant parentheses are transparent, except where they change meaning: as the
-//!   object of a member or subscript access, the callee of a call or `new`, and under
-//!   a non-null assertion (`(a?.b).c` is not `a?.b.c`).
+//! - Strings hash their content; `\'` and `\"` are unescaped (not in JSX attributes,
+//!   where backslashes are literal).
+//! - Wrappers are transparent when they wrap at most one node: parentheses (except
+//!   where they change meaning: as the object of a member or subscript access, the
+//!   callee of a call or `new`, under a non-null assertion — `(a?.b).c` is not
+//!   `a?.b.c`), JSX expression containers (`{/* comment */}` disappears, `{x}`
+//!   hashes as `x`), and unions or intersections with a leading `|` or `&`.
+//! - JSX text hashes as the text React renders: tabs to spaces, lines trimmed except
+//!   the outer ends, blank lines dropped, lines joined by one space.
 //! - A bare arrow parameter `x => x` hashes as `(x) => x`.
 //! - A block contributes to its parent's stream as its digest (Merkle at block level).
 //!   A block's own stream starts with `declare`, `export`, `default` and, for
@@ -63,25 +69,31 @@
 //!
 //! **Order-insensitive containers** (only outside function bodies): class bodies,
 //! interface bodies, object types, named imports and export clauses. Each member is
-//! hashed alone and the digests are emitted sorted by member name; members sharing a
-//! name (overloads, get/set pairs), unnamed members (index and call signatures) and
-//! *ordered* members keep their relative source order. Ordered members are class
-//! fields (initializers run in order, and fields define own properties in order),
-//! static blocks and computed keys. A decorator belongs to the member after it. In
-//! `shape`, digests are sorted by value. Statements, arguments, object literal
-//! properties, enum members and everything else are order-sensitive.
+//! hashed alone and the digests are emitted sorted by member name (`static` members
+//! apart from instance ones); members sharing a name (overloads, a method and an
+//! accessor) keep their relative source order, except a lone getter/setter pair, whose
+//! order is not observable. Unnamed members (index and call signatures) and *ordered*
+//! members keep their relative source order; ordered members are class fields
+//! (initializers run in order, and fields define own properties in order), static
+//! blocks and computed keys. A decorator belongs to the member after it. In `shape`,
+//! digests are sorted by value. Statements, arguments, object literal properties,
+//! enum members and everything else are order-sensitive.
 //!
 //! **Alpha.** Inside functions and blocks, an identifier that a local scope binds is
 //! replaced by `(depth, index)`: how many scopes up its binding scope is, and the order
 //! in which that scope first bound the name (de Bruijn-style; hoisting honoured: `var`
 //! and parameters bind in the function scope, `let`/`const`/`class`/function
 //! declarations in their block, catch parameters in the catch clause, the name of a
-//! function or class expression in a scope of its own). Kept by name: module-level
-//! and namespace-level names (exported or not), imports, globals, property names,
-//! labels, type names, JSX intrinsic tags, constructor parameter properties
-//! (`private x`: renaming them renames a property) and the property half of
-//! shorthands (`{ a }` hashes the property `a` and the reference `a`). A function that
-//! uses `with` or calls `eval` keeps every name.
+//! function or class expression in a scope of its own). Kept by name:
+//! - module-level and namespace-level names (exported or not), imports, globals,
+//!   property names, labels, type names and JSX intrinsic tags;
+//! - constructor parameter properties (`private x`: renaming renames a property);
+//! - the property half of shorthands (`{ a }` hashes the property `a` and the
+//!   reference `a`);
+//! - bindings whose name becomes a function's or class's `.name`: local function and
+//!   class declarations, and names that receive an anonymous function or class
+//!   (`const f = () => {}`, `f = function () {}`, `(cb = () => {})`);
+//! - every name in a function that uses `with` or calls `eval`.
 //!
 //! **Shape.** Like exact, with every identifier and literal reduced to its kind.
 //! Used only to find candidate pairs, never to decide a class.
@@ -90,13 +102,18 @@
 //!
 //! [`classify`] compares the turn's files before and after. It is `AST_REFACTOR` iff
 //! (a) every file without a grammar passes a text rule ([`TextRule`]), (b) parse errors
-//! agree per file, and (c) the multiset of comparison units is unchanged: top-level
-//! declarations by alpha hash and environment (what each free name resolves to — file
-//! paths take no part, so moves across files count as moves), per file the ordered
-//! top-level statements that run code at load time, and the imported modules. See
-//! `units.rs` for the exact rules; [`RefactorKind`] names what happened. Anything else
-//! is `INTENT_EVOLUTION`, with the first change found as the reason. A false
-//! `AST_REFACTOR` hides a behaviour change, so every rule errs toward evolution.
+//! agree per file, (c) comments that tools act on (`@ts-ignore`, `/*#__PURE__*/`,
+//! `@jsx`, `webpackChunkName`, `sourceMappingURL`, ...) agree, and (d) the multiset of
+//! comparison units is unchanged: top-level declarations by alpha hash, environment
+//! (what each free name resolves to: a declaration, an import, a global) and export
+//! surface (the module, or the `export *` barrels, importers reach them through);
+//! per file the ordered top-level statements that run code at load time; and the
+//! imported modules. File paths take no part otherwise, so a declaration moved to
+//! another file is a move — unless it is exported and its importers would have to
+//! change their import (then the API changed). See `units.rs` for the exact rules;
+//! [`RefactorKind`] names what happened. Anything else is `INTENT_EVOLUTION`, with the
+//! first change found as the reason. A false `AST_REFACTOR` hides a behaviour change,
+//! so every rule errs toward evolution.
 //!
 //! # Matching
 //!
@@ -120,27 +137,27 @@ mod walk;
 use serde::{Serialize, Serializer};
 
 pub use classify::{
-    analyze_turn, classify, classify_analyses, declared_mismatch, BlockMove, Classification,
-    FileParseErrors, Method, RefactorKind, Side, TextRuling, TurnAnalysis,
+    analyze_turn, classify, classify_analyses, BlockMove, Classification, FileParseErrors, Method,
+    RefactorKind, Side, TextRuling, TurnAnalysis,
 };
 pub use hash::Hash128;
 pub use lang::{language_for_path, BlockKind};
 pub use matching::{match_blocks, BlockMatch, BlockRef, LineageEvent, MatchedBy};
 pub use model::{Block, BlockHashes, FileAnalysis, Lines, ParseError, ParseErrorKind, SourceFile};
-pub use report::{ApiChange, ApiChangeKind};
+pub use report::{declared_mismatch, ApiChange, ApiChangeKind};
 pub use text::TextRule;
 
 /// The version of the hashing scheme, mixed into every hash.
 ///
 /// Bump it whenever a hash of the same source would change (normalization rules,
 /// stream encoding, kinds hashed); `tests/fixtures/stability` fails until you do.
-pub const SCHEME_VERSION: u32 = 1;
+pub const SCHEME_VERSION: u32 = 2;
 
 /// Analyzes one file: blocks, hashes and parse errors with its grammar, or an empty
 /// analysis (`language: None`) when the extension has none.
 pub fn analyze(file: &SourceFile) -> FileAnalysis {
     match language_for_path(&file.path) {
-        Some(spec) => walk::analyze_with(spec, &file.path, &file.text),
+        Some(spec) => walk::analyze_with(spec, &file.path, &file.text, None).0,
         None => FileAnalysis {
             path: file.path.clone(),
             language: None,

@@ -126,6 +126,9 @@ pub struct BlockMatch {
 
 type Id = (usize, usize);
 
+/// Siblings: (before file, before parent, after file, after parent).
+type SiblingGroup = (usize, Option<usize>, usize, Option<usize>);
+
 struct Sides<'a> {
     before: &'a [FileAnalysis],
     after: &'a [FileAnalysis],
@@ -473,8 +476,7 @@ fn lone(block: BlockRef, created: bool) -> BlockMatch {
 /// Pairs whose order among their siblings changed: for each group of siblings paired
 /// with siblings in a file of the same path, those outside the longest increasing run.
 fn reordered(sides: &Sides<'_>) -> std::collections::HashSet<Id> {
-    let mut groups: HashMap<(usize, Option<usize>, usize, Option<usize>), Vec<(usize, Id)>> =
-        HashMap::new();
+    let mut groups: HashMap<SiblingGroup, Vec<(usize, Id)>> = HashMap::new();
     for (&b, &a) in &sides.b_to_a {
         if sides.before[b.0].path != sides.after[a.0].path {
             continue;

@@ -66,11 +66,13 @@ pub(crate) struct Sink {
 
 #[derive(Debug)]
 enum What<'s> {
-    Ref(&'s str),
+    /// A reference; `names` when a function or class takes its name from it
+    /// (`x = () => {}`), which pins the binding's name.
+    Ref { name: &'s str, names: bool },
     Bind {
         depth: u32,
         index: u32,
-        keep: bool,
+        scope: ScopeId,
         name: &'s str,
     },
 }
@@ -82,6 +84,16 @@ struct Pending<'s> {
     kind: Kind,
     what: What<'s>,
     sink: Sink,
+}
+
+/// A binding site: the identifier's kind and name, where it binds, and whether its
+/// name is pinned (it names a function or class).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Binding<'s> {
+    pub(crate) kind: Kind,
+    pub(crate) name: &'s str,
+    pub(crate) target: BindTarget,
+    pub(crate) keep: bool,
 }
 
 /// Free names found while patching: (sink, name).
@@ -127,13 +139,20 @@ impl<'s> Scopes<'s> {
     }
 
     /// Records a reference at the current end of the alpha stream.
-    pub(crate) fn reference(&mut self, alpha: &Stream, kind: Kind, name: &'s str, sink: Sink) {
+    pub(crate) fn reference(
+        &mut self,
+        alpha: &Stream,
+        kind: Kind,
+        name: &'s str,
+        names: bool,
+        sink: Sink,
+    ) {
         let scope = *self.stack.last().expect("reference inside a scope");
         self.pending.push(Pending {
             offset: alpha.len(),
             scope,
             kind,
-            what: What::Ref(name),
+            what: What::Ref { name, names },
             sink,
         });
     }
@@ -143,12 +162,16 @@ impl<'s> Scopes<'s> {
     pub(crate) fn bind(
         &mut self,
         alpha: &Stream,
-        kind: Kind,
-        name: &'s str,
-        target: BindTarget,
+        binding: Binding<'s>,
         skip_innermost: usize,
         sink: Sink,
     ) -> bool {
+        let Binding {
+            kind,
+            name,
+            target,
+            keep,
+        } = binding;
         let wanted = |scope: &Scope| match target {
             BindTarget::Var | BindTarget::Param | BindTarget::ParamKeepName => {
                 scope.kind == ScopeKind::Function
@@ -173,14 +196,14 @@ impl<'s> Scopes<'s> {
         else {
             return false;
         };
-        let keep = target == BindTarget::ParamKeepName;
+        let keep = keep || target == BindTarget::ParamKeepName;
         let scope = &mut self.arena[id as usize];
         let entry = self.bindings.entry((id, name)).or_insert_with(|| {
             scope.count += 1;
             (scope.count - 1, keep)
         });
         entry.1 |= keep;
-        let (index, keep) = *entry;
+        let index = entry.0;
         let innermost = *self.stack.last().expect("bind inside a scope");
         self.pending.push(Pending {
             offset: alpha.len(),
@@ -189,7 +212,7 @@ impl<'s> Scopes<'s> {
             what: What::Bind {
                 depth: depth as u32,
                 index,
-                keep,
+                scope: id,
                 name,
             },
             sink,
@@ -206,6 +229,16 @@ impl<'s> Scopes<'s> {
         let mut inserted = 0;
         let mut next_mark = 0;
         let pending = std::mem::take(&mut self.pending);
+        // First pin the names that functions or classes take from assignments.
+        for p in &pending {
+            if let What::Ref { name, names: true } = p.what {
+                if let Some((scope, _, _)) = self.binding_of(p.scope, name) {
+                    if let Some(entry) = self.bindings.get_mut(&(scope, name)) {
+                        entry.1 = true;
+                    }
+                }
+            }
+        }
         for p in &pending {
             let rel = p.offset - self.base;
             alpha.buf.extend_from_slice(&tail[copied..rel]);
@@ -222,16 +255,17 @@ impl<'s> Scopes<'s> {
                 What::Bind {
                     depth,
                     index,
-                    keep,
+                    scope,
                     name,
                 } => {
+                    let keep = self.bindings.get(&(scope, name)).is_some_and(|b| b.1);
                     if keep || self.poisoned {
                         alpha.leaf(p.kind, name.as_bytes());
                     } else {
                         alpha.local(depth as usize, index as usize);
                     }
                 }
-                What::Ref(name) => match self.resolve(p.scope, name) {
+                What::Ref { name, .. } => match self.resolve(p.scope, name) {
                     Some((depth, index, keep)) if !keep && !self.poisoned => {
                         alpha.local(depth, index)
                     }
@@ -256,11 +290,17 @@ impl<'s> Scopes<'s> {
         free
     }
 
-    fn resolve(&self, mut scope: ScopeId, name: &str) -> Option<(usize, usize, bool)> {
+    fn resolve(&self, scope: ScopeId, name: &str) -> Option<(usize, usize, bool)> {
+        self.binding_of(scope, name)
+            .map(|(_, depth, (index, keep))| (depth, index as usize, keep))
+    }
+
+    /// The scope binding `name` as seen from `scope`, how far up it is, and its entry.
+    fn binding_of(&self, mut scope: ScopeId, name: &str) -> Option<(ScopeId, usize, (u32, bool))> {
         let mut depth = 0;
         loop {
-            if let Some(&(index, keep)) = self.bindings.get(&(scope, name)) {
-                return Some((depth, index as usize, keep));
+            if let Some(&entry) = self.bindings.get(&(scope, name)) {
+                return Some((scope, depth, entry));
             }
             scope = self.arena[scope as usize].parent?;
             depth += 1;

@@ -5,18 +5,29 @@
 //!
 //! * **declaration** units: each top-level declaration (function, class, interface,
 //!   type, enum, `const`/`let`/`var` statement, default export, `export { .. }`) — its
-//!   alpha hash plus its *environment*: for every free name it uses, what that name
-//!   resolves to in its file: a declaration of the file (by name and the alpha hashes
-//!   declaring it), an import (resolved to the exporting declaration when the module is
-//!   a file of the turn, else by module and imported name), or a global. File paths
-//!   take no part, so a declaration moved to another file (imports updated) is equal.
-//!   Function declarations sharing a name (overloads) form one unit, in order.
+//!   alpha hash, plus
+//!   - its *environment*: for every free name it uses, what that name resolves to in
+//!     its file: a declaration of the file (by name and the alpha hashes declaring
+//!     it), an import (resolved to the exporting declaration when the module is a file
+//!     of the turn, else by module and imported name), or a global. In a classic
+//!     script (no import or export, not CommonJS, not `.mjs`/`.cjs`), names declared
+//!     by the other scripts of the turn resolve like local declarations — but only
+//!     when no script runs code at load time, which could call a moved function
+//!     before the script defining it has run;
+//!   - for declarations that export something, their *export surface*: the file's
+//!     path, or the barrels of the turn that re-export it with `export *`. Moving an
+//!     export to a module with another surface breaks its importers.
+//!
+//!   File paths take no other part, so a declaration moved to another file (imports
+//!   updated) is equal. Function declarations sharing a name (overloads) form one
+//!   unit, in order.
 //! * **sequence** units: per file with any top-level statement that runs code at load
 //!   time (a *barrier*: expression statements, side-effect imports, declarations with
-//!   effectful initializers or class heritage, namespaces), the ordered list of
-//!   barriers, with the names of the pure declarations between two barriers as sorted
-//!   runs (they may be reordered among themselves, but not across a barrier).
-//!   Files without barriers have no sequence: their declarations float freely.
+//!   effectful initializers or class heritage, namespaces) or a directive prologue,
+//!   the ordered list of barriers and directives, with the names of the pure
+//!   declarations between two barriers as sorted runs (they may be reordered among
+//!   themselves, but not across a barrier). Files without barriers have no runs:
+//!   their declarations float freely.
 //! * **module** units: the set of imported modules that are not files of the turn
 //!   (dropping or adding the import of a module can change load-time behaviour).
 
@@ -290,6 +301,21 @@ fn env_bytes(env: &[(String, String)]) -> Vec<u8> {
         out.extend_from_slice(&encode("", &[name.as_bytes(), resolution.as_bytes()]));
     }
     out
+}
+
+/// Where importers find each file's exports (see `Resolver::surface`); empty for
+/// scripts, whose declarations are global.
+pub(crate) fn surfaces(files: &[FileAnalysis]) -> Vec<String> {
+    let resolver = Resolver::new(files);
+    (0..files.len())
+        .map(|f| {
+            if resolver.script[f] {
+                String::new()
+            } else {
+                resolver.surface(f)
+            }
+        })
+        .collect()
 }
 
 /// Builds the units of one side of a turn.

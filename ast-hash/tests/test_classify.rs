@@ -59,6 +59,11 @@ fn cross_file_move_behind_a_barrel_is_a_move() {
     assert_eq!(verdict.moved_blocks[0].from.path, "src/v/strings.ts");
     assert_eq!(verdict.moved_blocks[0].to.path, "src/v/numbers.ts");
     assert!(verdict.added_blocks.is_empty() && verdict.removed_blocks.is_empty());
+    assert!(
+        verdict.api_changes.is_empty(),
+        "the barrel's surface is unchanged: {:?}",
+        verdict.api_changes
+    );
 }
 
 #[test]
@@ -195,6 +200,16 @@ fn signature_and_export_changes_are_api_changes() {
     assert!(
         v.api_changes.is_empty(),
         "a body change is not an API change: {:?}",
+        v.api_changes
+    );
+    let v = assert_class(
+        "export const f = (a: number) => a + 1;",
+        "export const f = (a: number) => a + 2;",
+        IntentEvolution,
+    );
+    assert!(
+        v.api_changes.is_empty(),
+        "an arrow's body is not its signature: {:?}",
         v.api_changes
     );
     assert!(
@@ -363,4 +378,209 @@ fn classification_serializes_to_json() {
     assert_eq!(json["mutation_class"], "AST_REFACTOR");
     assert_eq!(json["method"], "ast");
     assert_eq!(json["refactor_kinds"][0], "rename-local");
+}
+
+/// Changes that look like refactors but are not: each must stay an evolution.
+#[test]
+fn traps_stay_evolutions() {
+    let traps: &[(&str, &str, &str)] = &[
+        (
+            "jsx text",
+            "const a = <p>Hello  world</p>;",
+            "const a = <p>Hello world</p>;",
+        ),
+        (
+            "method and getter swap",
+            "export class A { x() { return 1; } get x() { return 2; } }",
+            "export class A { get x() { return 2; } x() { return 1; } }",
+        ),
+        (
+            "optional chain parens",
+            "export const v = (a?.b).c;",
+            "export const v = a?.b.c;",
+        ),
+        (
+            "async added",
+            "export function f() { return g(); }",
+            "export async function f() { return g(); }",
+        ),
+        (
+            "strict mode",
+            "function f() { return this; }",
+            "'use strict';\nfunction f() { return this; }",
+        ),
+        (
+            "closure capture",
+            "export function f(a: number) { return (b: number) => a + b; }",
+            "export function f(b: number) { return (b: number) => b + b; }",
+        ),
+        (
+            "spread order",
+            "export const o = { ...a, ...b };",
+            "export const o = { ...b, ...a };",
+        ),
+        (
+            "decorator order",
+            "export class A { @a @b m() {} }",
+            "export class A { @b @a m() {} }",
+        ),
+        (
+            "ts-ignore",
+            "export const a: number = f();",
+            "// @ts-ignore\nexport const a: number = f();",
+        ),
+        (
+            "var to let",
+            "export function f() { var x = 1; return x; }",
+            "export function f() { let x = 1; return x; }",
+        ),
+        (
+            "nested function order",
+            "export function f() { function a() {} function b() {} return [a, b]; }",
+            "export function f() { function b() {} function a() {} return [b, a]; }",
+        ),
+        (
+            "label",
+            "export function f() { outer: for (;;) { break outer; } }",
+            "export function f() { inner: for (;;) { break inner; } }",
+        ),
+        (
+            "regex flag",
+            "export const r = /a/g;",
+            "export const r = /a/i;",
+        ),
+        (
+            "number",
+            "export const n = 1_000;",
+            "export const n = 1000.5;",
+        ),
+        (
+            "this vs global",
+            "export class A { m() { return this.x; } }",
+            "export class A { m() { return globalThis.x; } }",
+        ),
+        (
+            "shadowed import",
+            "import { x } from './x';\nexport function f(y: number) { return x + y; }",
+            "import { x } from './x';\nexport function f(x: number) { return x + x; }",
+        ),
+        (
+            "unused to used param",
+            "export function f(a: number, b: number) { return a; }",
+            "export function f(a: number, b: number) { return b; }",
+        ),
+        (
+            "catch param",
+            "export function f() { try { g(); } catch (e) { return e; } }",
+            "export function f() { try { g(); } catch { return e; } }",
+        ),
+        (
+            "function name",
+            "export function f() { function g() {} return g; }",
+            "export function f() { function h() {} return h; }",
+        ),
+        (
+            "arrow name",
+            "export function f() { const g = () => 1; return g; }",
+            "export function f() { const h = () => 1; return h; }",
+        ),
+        (
+            "assigned name",
+            "export function f() { let g; g = function () {}; return g; }",
+            "export function f() { let h; h = function () {}; return h; }",
+        ),
+        (
+            "default name",
+            "export function f(cb = () => {}) { return cb.name; }",
+            "export function f(fn = () => {}) { return fn.name; }",
+        ),
+    ];
+    for (name, before, after) in traps {
+        let path = if before.contains('<') && name.starts_with("jsx") {
+            "src/a.tsx"
+        } else {
+            "src/a.ts"
+        };
+        let verdict = turn(&[(path, before)], &[(path, after)]);
+        assert_eq!(
+            verdict.mutation_class, IntentEvolution,
+            "{name}: {}",
+            verdict.reason
+        );
+    }
+}
+
+/// Changes that are refactors and are recognized as such.
+#[test]
+fn harmless_changes_are_refactors() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "jsx text layout",
+            "const a = <p>Hello world</p>;",
+            "const a = (\n  <p>\n    Hello world\n  </p>\n);",
+        ),
+        (
+            "jsx comment",
+            "const a = <div><p /></div>;",
+            "const a = <div>{/* why */}<p /></div>;",
+        ),
+        (
+            "getter setter swap",
+            "export class A { get x() { return 1; } set x(v) {} }",
+            "export class A { set x(v) {} get x() { return 1; } }",
+        ),
+        (
+            "static and instance",
+            "export class A { static m() {} m() {} }",
+            "export class A { m() {} static m() {} }",
+        ),
+        (
+            "leading union pipe",
+            "export type T = 'a' | 'b';",
+            "export type T =\n  | 'a'\n  | 'b';",
+        ),
+        (
+            "import order",
+            "import { b } from './b';\nimport { a } from './a';\nexport const c = () => a + b;",
+            "import { a } from './a';\nimport { b } from './b';\nexport const c = () => a + b;",
+        ),
+        (
+            "catch rename",
+            "export function f() { try { g(); } catch (e) { return e; } }",
+            "export function f() { try { g(); } catch (err) { return err; } }",
+        ),
+        (
+            "loop rename",
+            "export function f(xs: number[]) { for (const x of xs) h(x); }",
+            "export function f(xs: number[]) { for (const item of xs) h(item); }",
+        ),
+        (
+            "destructuring rename",
+            "export function f({ a: b }: any) { return b; }",
+            "export function f({ a: c }: any) { return c; }",
+        ),
+        (
+            "default export arrow",
+            "export default (x) => x + 1;",
+            "export default x => (x + 1);",
+        ),
+        (
+            "named value, not a function",
+            "export function f() { const g = make(() => 1); return g; }",
+            "export function f() { const h = make(() => 1); return h; }",
+        ),
+    ];
+    for (name, before, after) in cases {
+        let path = if before.contains('<') {
+            "src/a.tsx"
+        } else {
+            "src/a.ts"
+        };
+        let verdict = turn(&[(path, before)], &[(path, after)]);
+        assert_eq!(
+            verdict.mutation_class, AstRefactor,
+            "{name}: {}",
+            verdict.reason
+        );
+    }
 }

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use intent_ast_hash::{classify, MutationClass, SourceFile};
+use intent_ast_hash::{analyze, analyze_turn, MutationClass, SourceFile};
 
 const MIN_PRECISION: f64 = 0.97;
 
@@ -80,10 +80,26 @@ fn corpus_precision_of_ast_refactor() {
     let mut kind_notes = String::new();
     for dir in &dirs {
         let case = label(dir);
-        let verdict = classify(
-            &read_tree(&dir.join("before")),
-            &read_tree(&dir.join("after")),
+        let (before, after) = (
+            read_tree(&dir.join("before")),
+            read_tree(&dir.join("after")),
         );
+        let turn = analyze_turn(&before, &after);
+        for (file, analysis) in after.iter().zip(&turn.after) {
+            // Files edited in place were parsed incrementally: same result as fresh.
+            let fresh = analyze(file);
+            assert_eq!(
+                analysis.hashes, fresh.hashes,
+                "{}: incremental parse of {}",
+                case.name, file.path
+            );
+            assert_eq!(
+                analysis.blocks, fresh.blocks,
+                "{}: {}",
+                case.name, file.path
+            );
+        }
+        let verdict = turn.classification;
         let got = verdict.mutation_class;
         let kinds: Vec<&str> = verdict.refactor_kinds.iter().map(|k| k.as_str()).collect();
         match (case.expected, got) {

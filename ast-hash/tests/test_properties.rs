@@ -7,6 +7,8 @@
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
+use intent_ast_hash::{analyze, analyze_turn, SourceFile};
+
 use crate::ts;
 
 /// Token streams with explicit semicolons, so that line breaks never change meaning
@@ -182,6 +184,63 @@ proptest! {
         let (a, b) = (tokens.join(" "), changed.join(" "));
         prop_assert_ne!(ts(&a).alpha, ts(&b).alpha, "alpha kept:\n{}\n---\n{}", a, b);
         prop_assert_ne!(ts(&a).exact, ts(&b).exact);
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// The after side of a turn re-parses incrementally from the before tree; it must
+    /// hash exactly like a fresh parse, whatever the edit (even one that breaks syntax).
+    #[test]
+    fn incremental_parse_matches_fresh_parse(
+        base in prop::sample::select(SNIPPETS.to_vec()),
+        donor in prop::sample::select(SNIPPETS.to_vec()),
+        at in any::<prop::sample::Index>(),
+        len in 0usize..12,
+        from in any::<prop::sample::Index>(),
+        take in 0usize..12,
+        separators in prop::collection::vec(separator(), 1..8),
+    ) {
+        let base = canonical(&tokens(base));
+        let donor = canonical(&tokens(donor));
+        let start = at.index(base.len());
+        let end = (start + len).min(base.len());
+        let from = from.index(donor.len());
+        let mut edited = base[..start].to_vec();
+        edited.extend_from_slice(&donor[from..(from + take).min(donor.len())]);
+        edited.extend_from_slice(&base[end..]);
+        let (before, after) = (join(&base, &[" "]), join(&edited, &separators));
+        let turn = analyze_turn(&[SourceFile::new("a.ts", before.clone())], &[SourceFile::new("a.ts", after.clone())]);
+        let fresh = analyze(&SourceFile::new("a.ts", after.clone()));
+        let incremental = &turn.after[0];
+        prop_assert_eq!(incremental.hashes, fresh.hashes, "{}\n---\n{}", before, after);
+        prop_assert_eq!(&incremental.blocks, &fresh.blocks);
+        prop_assert_eq!(&incremental.errors, &fresh.errors);
+    }
+
+    /// The same for edits that keep the code valid (no fallback to a fresh parse).
+    #[test]
+    fn incremental_parse_of_valid_edits_matches_fresh_parse(
+        snippet in prop::sample::select(SNIPPETS.to_vec()),
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 1..4),
+        separators in prop::collection::vec(separator(), 1..6),
+    ) {
+        let tokens = canonical(&tokens(snippet));
+        let candidates: Vec<usize> = (0..tokens.len()).filter(|&i| mutation(&tokens[i]).is_some()).collect();
+        let mut edited = tokens.clone();
+        for pick in picks {
+            let at = candidates[pick.index(candidates.len())];
+            edited[at] = mutation(&tokens[at]).unwrap();
+        }
+        let spaced = join(&edited, &separators);
+        let before = tokens.join(" ");
+        let turn = analyze_turn(&[SourceFile::new("a.ts", before)], &[SourceFile::new("a.ts", spaced.clone())]);
+        let fresh = analyze(&SourceFile::new("a.ts", spaced.clone()));
+        // `<` may be a type argument list: such a mutation is not a valid edit.
+        prop_assume!(fresh.errors.is_empty());
+        prop_assert_eq!(turn.after[0].hashes, fresh.hashes, "{}", spaced);
+        prop_assert_eq!(&turn.after[0].blocks, &fresh.blocks);
     }
 }
 

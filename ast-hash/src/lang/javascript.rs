@@ -31,6 +31,10 @@ impl LanguageSpec for JavaScript {
         ecma::context(site, src)
     }
 
+    fn names_function(&self, site: &Site<'_>) -> bool {
+        ecma::names_function(site)
+    }
+
     fn block_name(
         &self,
         node: Node<'_>,

@@ -248,6 +248,11 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// [`KindInfo::binds_children`] is set).
     fn context(&self, site: &Site<'_>, src: &str) -> Ctx;
 
+    /// Returns whether the identifier at `site` gives a function or class its `.name`
+    /// (a function declaration's name, `const f = () => {}`, `f = function () {}`):
+    /// renaming it is observable, so it is hashed by name.
+    fn names_function(&self, site: &Site<'_>) -> bool;
+
     /// Returns the name and precise kind of a block candidate (None: not a block here,
     /// e.g. a destructuring declarator).
     fn block_name(

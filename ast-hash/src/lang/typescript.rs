@@ -38,6 +38,10 @@ impl LanguageSpec for TypeScript {
         ecma::context(site, src)
     }
 
+    fn names_function(&self, site: &Site<'_>) -> bool {
+        ecma::names_function(site)
+    }
+
     fn block_name(
         &self,
         node: Node<'_>,

@@ -1,0 +1,385 @@
+//! Rules shared by the ECMAScript grammars (JavaScript, TypeScript, TSX).
+//!
+//! tree-sitter-typescript extends tree-sitter-javascript, so both grammars use the
+//! same kind names for the same constructs; the few TypeScript-only kinds simply never
+//! occur in JavaScript trees.
+
+mod decl;
+
+use tree_sitter::Node;
+
+use super::{BindTarget, BlockKind, Ctx, IdentKind, KindInfo, Role, ScopeKind, Site};
+
+/// Anonymous tokens dropped as punctuation (they carry no meaning the tree does not).
+const PUNCT: &[&str] = &[
+    "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "...", "'", "\"", "`", "${",
+];
+
+const FUNCTION_SCOPES: &[&str] = &[
+    "function_declaration",
+    "function_expression",
+    "function",
+    "generator_function_declaration",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+    "class_static_block",
+    "function_signature",
+    "method_signature",
+    "abstract_method_signature",
+    "call_signature",
+    "construct_signature",
+    "function_type",
+    "constructor_type",
+];
+
+const PATTERNS: &[&str] = &[
+    "object_pattern",
+    "array_pattern",
+    "rest_pattern",
+    "pair_pattern",
+    "assignment_pattern",
+    "object_assignment_pattern",
+    "required_parameter",
+    "optional_parameter",
+];
+
+/// Kinds whose evaluation runs no user code, provided their children do not either.
+const PURE: &[&str] = &[
+    "number",
+    "string",
+    "string_fragment",
+    "escape_sequence",
+    "template_string",
+    "regex",
+    "regex_pattern",
+    "regex_flags",
+    "true",
+    "false",
+    "null",
+    "undefined",
+    "object",
+    "array",
+    "pair",
+    "property_identifier",
+    "private_property_identifier",
+    "unary_expression",
+    "as_expression",
+    "satisfies_expression",
+    "parenthesized_expression",
+    "comment",
+];
+
+fn is_type_kind(kind: &str) -> bool {
+    kind.contains("type") || kind == "type_annotation" || kind == "literal_type"
+}
+
+/// Describes one kind for both ECMAScript grammars.
+pub(super) fn kind_info(kind: &'static str, named: bool) -> KindInfo {
+    let mut info = KindInfo {
+        name: kind,
+        role: Role::Node,
+        scope: None,
+        block: None,
+        decl_container: false,
+        unordered: false,
+        pattern: named && PATTERNS.contains(&kind),
+        binds_children: named
+            && (PATTERNS.contains(&kind)
+                || matches!(
+                    kind,
+                    "variable_declarator"
+                        | "lexical_declaration"
+                        | "variable_declaration"
+                        | "formal_parameters"
+                        | "arrow_function"
+                        | "catch_clause"
+                        | "for_in_statement"
+                        | "assignment_expression"
+                        | "augmented_assignment_expression"
+                        | "function_declaration"
+                        | "generator_function_declaration"
+                        | "function_signature"
+                        | "class_declaration"
+                        | "abstract_class_declaration"
+                        | "enum_declaration"
+                        | "interface_declaration"
+                        | "type_alias_declaration"
+                        | "function_expression"
+                        | "function"
+                        | "generator_function"
+                        | "class"
+                        | "export_specifier"
+                        | "import_specifier"
+                        | "import_clause"
+                        | "namespace_import"
+                        | "namespace_export"
+                        | "jsx_opening_element"
+                        | "jsx_closing_element"
+                        | "jsx_self_closing_element"
+                )),
+        pure: named && (PURE.contains(&kind) || is_type_kind(kind)),
+        function_like: named && FUNCTION_SCOPES.contains(&kind),
+        own_name: named
+            && matches!(
+                kind,
+                "function_expression" | "function" | "generator_function" | "class"
+            ),
+    };
+    if !named {
+        info.role = if PUNCT.contains(&kind) {
+            Role::Punct
+        } else {
+            Role::Token
+        };
+        info.pure = true;
+        return info;
+    }
+    info.role = match kind {
+        "comment" | "html_comment" => Role::Comment,
+        "empty_statement" => Role::Skip,
+        "identifier" => Role::Ident(IdentKind::Variable),
+        "property_identifier" | "private_property_identifier" => Role::Ident(IdentKind::Property),
+        "type_identifier" => Role::Ident(IdentKind::Type),
+        "statement_identifier" => Role::Ident(IdentKind::Label),
+        "shorthand_property_identifier" => Role::Ident(IdentKind::ShorthandRef),
+        "shorthand_property_identifier_pattern" => Role::Ident(IdentKind::ShorthandPattern),
+        "number"
+        | "string_fragment"
+        | "escape_sequence"
+        | "regex_pattern"
+        | "regex_flags"
+        | "hash_bang_line"
+        | "html_character_reference" => Role::Literal,
+        "string" => Role::Str,
+        "parenthesized_expression" | "jsx_expression" => Role::Wrapper,
+        "union_type" | "intersection_type" => Role::Wrapper,
+        "jsx_text" => Role::JsxText,
+        _ => Role::Node,
+    };
+    if info.function_like {
+        info.scope = Some(ScopeKind::Function);
+    } else if matches!(
+        kind,
+        "statement_block" | "for_statement" | "for_in_statement" | "catch_clause" | "switch_body"
+    ) {
+        info.scope = Some(ScopeKind::Block);
+    }
+    info.block = match kind {
+        "function_declaration"
+        | "generator_function_declaration"
+        | "function_signature"
+        | "function_expression"
+        | "function"
+        | "generator_function"
+        | "arrow_function" => Some(BlockKind::Function),
+        "class_declaration" | "abstract_class_declaration" | "class" => Some(BlockKind::Class),
+        "method_definition" | "method_signature" | "abstract_method_signature" => {
+            Some(BlockKind::Method)
+        }
+        "public_field_definition" | "field_definition" => Some(BlockKind::Field),
+        "interface_declaration" => Some(BlockKind::Interface),
+        "type_alias_declaration" => Some(BlockKind::TypeAlias),
+        "enum_declaration" => Some(BlockKind::Enum),
+        "internal_module" | "module" => Some(BlockKind::Namespace),
+        "variable_declarator" => Some(BlockKind::Const),
+        "object" | "array" => Some(BlockKind::Default),
+        _ => None,
+    };
+    info.decl_container = matches!(
+        kind,
+        "program"
+            | "export_statement"
+            | "ambient_declaration"
+            | "internal_module"
+            | "module"
+            | "statement_block"
+            | "class_declaration"
+            | "abstract_class_declaration"
+            | "class"
+            | "class_body"
+            | "lexical_declaration"
+            | "variable_declaration"
+            | "expression_statement"
+    );
+    info.unordered = matches!(
+        kind,
+        "class_body" | "interface_body" | "object_type" | "named_imports" | "export_clause"
+    );
+    info
+}
+
+pub(super) fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
+    &src[node.byte_range()]
+}
+
+fn has_child_kind(node: Node<'_>, kinds: &[&str]) -> bool {
+    let mut cursor = node.walk();
+    let found = node
+        .children(&mut cursor)
+        .any(|c| kinds.contains(&c.kind()));
+    found
+}
+
+fn param_target(node: Node<'_>, kind: &str) -> BindTarget {
+    if matches!(kind, "required_parameter" | "optional_parameter")
+        && has_child_kind(
+            node,
+            &["accessibility_modifier", "override_modifier", "readonly"],
+        )
+    {
+        BindTarget::ParamKeepName
+    } else {
+        BindTarget::Param
+    }
+}
+
+/// The binding context rules of ECMAScript.
+pub(super) fn context(site: &Site<'_>, src: &str) -> Ctx {
+    let Site {
+        node,
+        kind,
+        parent,
+        parent_kind,
+        parent_ctx,
+        field,
+    } = *site;
+    match (parent_kind, field) {
+        ("variable_declarator", Some("name")) => {
+            return match parent_ctx {
+                Ctx::Declarator(target) => Ctx::Bind(target),
+                _ => Ctx::Normal,
+            };
+        }
+        ("variable_declarator", _) => return Ctx::Normal,
+        ("lexical_declaration", _) if kind == "variable_declarator" => {
+            return Ctx::Declarator(BindTarget::Lexical);
+        }
+        ("variable_declaration", _) if kind == "variable_declarator" => {
+            return Ctx::Declarator(BindTarget::Var);
+        }
+        ("formal_parameters", _) => return Ctx::Bind(param_target(node, kind)),
+        ("arrow_function", Some("parameter")) => return Ctx::Bind(BindTarget::Param),
+        ("catch_clause", Some("parameter")) => return Ctx::Bind(BindTarget::Lexical),
+        ("for_in_statement", Some("left")) => {
+            let target = match parent.child_by_field_name("kind").map(|k| k.kind()) {
+                Some("var") => BindTarget::Var,
+                Some(_) => BindTarget::Lexical,
+                None => BindTarget::Assign,
+            };
+            return Ctx::Bind(target);
+        }
+        ("assignment_expression", Some("left")) => return Ctx::Bind(BindTarget::Assign),
+        (
+            "function_declaration"
+            | "generator_function_declaration"
+            | "function_signature"
+            | "class_declaration"
+            | "abstract_class_declaration"
+            | "enum_declaration"
+            | "interface_declaration"
+            | "type_alias_declaration",
+            Some("name"),
+        ) => return Ctx::Bind(BindTarget::DeclName),
+        ("function_expression" | "function" | "generator_function" | "class", Some("name")) => {
+            return Ctx::Bind(BindTarget::OwnName);
+        }
+        ("export_specifier", Some("alias"))
+        | ("import_specifier" | "import_clause" | "namespace_import" | "namespace_export", _) => {
+            return Ctx::Literal;
+        }
+        // Lower-case tags are intrinsic elements (strings), not references.
+        (
+            "jsx_opening_element" | "jsx_closing_element" | "jsx_self_closing_element",
+            Some("name"),
+        ) if kind == "identifier"
+            && text(node, src).starts_with(|c: char| c.is_ascii_lowercase()) =>
+        {
+            return Ctx::Literal;
+        }
+        _ => {}
+    }
+    if let Ctx::Bind(target) = parent_ctx {
+        if PATTERNS.contains(&parent_kind) {
+            let leaves_pattern = match parent_kind {
+                "pair_pattern" => field == Some("key"),
+                "assignment_pattern" | "object_assignment_pattern" => field == Some("right"),
+                "required_parameter" | "optional_parameter" => {
+                    matches!(field, Some("value" | "type" | "decorator")) || kind == "decorator"
+                }
+                _ => false,
+            };
+            if !leaves_pattern {
+                return Ctx::Bind(target);
+            }
+        }
+    }
+    Ctx::Normal
+}
+
+/// Whether `node` (through parentheses and type assertions) is an anonymous function
+/// or class expression, which takes its `.name` from what it is assigned to.
+fn is_anonymous_function(node: Option<Node<'_>>) -> bool {
+    let Some(mut node) = node else { return false };
+    loop {
+        match node.kind() {
+            "parenthesized_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression" => match node.named_child(0) {
+                Some(inner) => node = inner,
+                None => return false,
+            },
+            "arrow_function" => return true,
+            "function_expression" | "function" | "generator_function" | "class" => {
+                return node.child_by_field_name("name").is_none();
+            }
+            _ => return false,
+        }
+    }
+}
+
+pub(super) fn names_function(site: &Site<'_>) -> bool {
+    let value = |field: &str| is_anonymous_function(site.parent.child_by_field_name(field));
+    match (site.parent_kind, site.field) {
+        (
+            "function_declaration"
+            | "generator_function_declaration"
+            | "class_declaration"
+            | "abstract_class_declaration"
+            | "function_expression"
+            | "function"
+            | "generator_function"
+            | "class",
+            Some("name"),
+        ) => true,
+        ("variable_declarator", Some("name")) => value("value"),
+        ("assignment_expression" | "augmented_assignment_expression", Some("left")) => {
+            value("right")
+        }
+        ("assignment_pattern" | "object_assignment_pattern", Some("left")) => value("right"),
+        ("required_parameter" | "optional_parameter", Some("pattern")) => value("value"),
+        _ => false,
+    }
+}
+
+fn unquote(name: &str) -> String {
+    name.trim_matches(|c| c == '"' || c == '\'' || c == '`')
+        .to_string()
+}
+
+pub(super) fn keep_parens(parent_kind: &str, field: Option<&str>) -> bool {
+    matches!(
+        (parent_kind, field),
+        ("member_expression", Some("object"))
+            | ("subscript_expression", Some("object"))
+            | ("call_expression", Some("function"))
+            | ("new_expression", Some("constructor"))
+            | ("non_null_expression", _)
+    )
+}
+
+pub(super) use decl::{
+    block_name, import_bindings, is_module_syntax, is_private_member, member_key, reexport_all,
+    top_level_role,
+};

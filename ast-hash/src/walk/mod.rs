@@ -1,0 +1,524 @@
+//! The single pass over a syntax tree: block extraction and the three hashes.
+//!
+//! The walk emits three normalized token streams (exact, alpha, shape) in pre-order.
+//! When a block ends, each stream's segment for it is hashed and replaced by the
+//! digest (Merkle at block granularity), so an enclosing block hashes its members'
+//! digests, never their tokens twice. Order-insensitive containers hash each member
+//! segment and emit the digests in canonical order. See the crate docs for the format.
+
+mod collect;
+mod emit;
+mod parse;
+
+use tree_sitter::{Node, Tree, TreeCursor};
+
+use parse::{edit_between, give_buffer, parse, table, take_buffer};
+
+use crate::hash::{kind as kind_of, Domain, Kind, Stream};
+use crate::lang::{
+    BlockKind, Ctx, IdentKind, KindInfo, LanguageSpec, MemberKey, Role, ScopeKind, Site,
+};
+use crate::model::{Block, Detail, FileAnalysis, ParseError, ParseErrorKind, TopItem};
+use crate::scope::{Scopes, Sink};
+
+const EXACT: usize = 0;
+const ALPHA: usize = 1;
+const SHAPE: usize = 2;
+const DOMAINS: [Domain; 3] = [Domain::Exact, Domain::Alpha, Domain::Shape];
+
+/// Facts of the `ERROR` pseudo-kind (its id is outside the grammar's table).
+const ERROR_INFO: KindInfo = KindInfo {
+    name: "ERROR",
+    role: Role::Node,
+    scope: None,
+    block: None,
+    decl_container: false,
+    unordered: false,
+    pattern: false,
+    binds_children: false,
+    pure: false,
+    function_like: false,
+    own_name: false,
+};
+
+/// Analyzes one file with a grammar; returns its tree too, for an incremental parse
+/// of the file's next version.
+pub(crate) fn analyze_with(
+    spec: &'static dyn LanguageSpec,
+    path: &str,
+    text: &str,
+    previous: Option<(&Tree, &str)>,
+) -> (FileAnalysis, Option<Tree>) {
+    let mut analysis = FileAnalysis {
+        path: path.to_string(),
+        language: Some(spec.name()),
+        blocks: Vec::new(),
+        errors: Vec::new(),
+        hashes: None,
+        text: text.to_string(),
+        detail: Detail::default(),
+    };
+    // An agent's edit is usually local: re-parsing from the previous version's tree
+    // costs a fraction of a fresh parse and yields the same tree.
+    let edited = previous.map(|(tree, old_text)| {
+        let mut tree = tree.clone();
+        tree.edit(&edit_between(old_text, text));
+        tree
+    });
+    // Error recovery may differ between an incremental and a fresh parse: a tree
+    // with errors is parsed again from scratch, so hashes never depend on history.
+    let tree = match parse(spec, text, edited.as_ref()) {
+        Some(tree) if edited.is_some() && tree.root_node().has_error() => parse(spec, text, None),
+        tree => tree,
+    };
+    let Some(tree) = tree else {
+        analysis.errors.push(ParseError {
+            line: 1,
+            column: 1,
+            kind: ParseErrorKind::Unexpected,
+            text: "the parser gave up".to_string(),
+        });
+        analysis.detail.error_signatures.push("gave-up".to_string());
+        return (analysis, None);
+    };
+    let mut walker = Walker::new(spec, text);
+    walker.run(tree.root_node());
+    walker.finish(&mut analysis);
+    (analysis, Some(tree))
+}
+
+#[derive(Debug)]
+struct Members {
+    /// Each member's key and start offsets: the three streams, then the layout.
+    entries: Vec<(MemberKey, [usize; 4])>,
+    attach: Option<[usize; 4]>,
+}
+
+#[derive(Debug)]
+struct Frame<'t> {
+    node: Node<'t>,
+    info: KindInfo,
+    ctx: Ctx,
+    field: Option<&'static str>,
+    opened: bool,
+    block: Option<usize>,
+    scopes: u8,
+    patch_root: bool,
+    members: Option<Members>,
+    decl_children: bool,
+    item: bool,
+    check_purity: bool,
+    last_end: usize,
+    impure: bool,
+}
+
+struct Walker<'s> {
+    spec: &'static dyn LanguageSpec,
+    infos: &'static [(KindInfo, Kind)],
+    fields: &'static [Option<&'static str>],
+    /// Hashed kinds the walk emits by itself.
+    k_error: Kind,
+    k_string: Kind,
+    k_identifier: Kind,
+    src: &'s str,
+    streams: [Stream; 3],
+    scopes: Scopes<'s>,
+    blocks: Vec<Block>,
+    block_starts: Vec<[usize; 3]>,
+    block_marks: Vec<Option<usize>>,
+    block_default: Vec<bool>,
+    pending_marks: Vec<(usize, usize)>,
+    items: Vec<TopItem>,
+    item_starts: Vec<[usize; 3]>,
+    item_impure: Vec<bool>,
+    item_free: Vec<Vec<&'s str>>,
+    item_declared: Vec<Vec<&'s str>>,
+    item: Option<usize>,
+    errors: Vec<ParseError>,
+    error_signatures: Vec<String>,
+    comments: Vec<&'s str>,
+    /// The identifier being emitted gives a function or class its `.name`.
+    naming: bool,
+    /// Whether the tree has any error (else no node needs an `is_missing` check).
+    has_error: bool,
+    scratch: String,
+    item_layout: Vec<usize>,
+    item_order: Vec<usize>,
+    order: Vec<u8>,
+    layout: Vec<u8>,
+}
+
+impl<'s> Walker<'s> {
+    fn new(spec: &'static dyn LanguageSpec, src: &'s str) -> Self {
+        let capacity = src.len() * 2;
+        Walker {
+            spec,
+            infos: &table(spec).kinds,
+            fields: &table(spec).fields,
+            k_error: kind_of("ERROR"),
+            k_string: kind_of("string"),
+            k_identifier: kind_of("identifier"),
+            src,
+            streams: std::array::from_fn(|_| Stream {
+                buf: take_buffer(capacity),
+            }),
+            scopes: Scopes::default(),
+            blocks: Vec::new(),
+            block_starts: Vec::new(),
+            block_marks: Vec::new(),
+            block_default: Vec::new(),
+            pending_marks: Vec::new(),
+            items: Vec::new(),
+            item_starts: Vec::new(),
+            item_impure: Vec::new(),
+            item_free: Vec::new(),
+            item_declared: Vec::new(),
+            item: None,
+            errors: Vec::new(),
+            error_signatures: Vec::new(),
+            comments: Vec::new(),
+            has_error: true,
+            naming: false,
+            scratch: String::new(),
+            item_layout: Vec::new(),
+            item_order: Vec::new(),
+            order: Vec::new(),
+            layout: take_buffer(src.len() / 2),
+        }
+    }
+
+    fn text(&self, node: Node<'_>) -> &'s str {
+        &self.src[node.byte_range()]
+    }
+
+    fn info_of(&self, node: Node<'_>) -> (KindInfo, Kind) {
+        // ERROR's id (u16::MAX) is outside the table.
+        match self.infos.get(node.kind_id() as usize) {
+            Some(entry) => *entry,
+            None => (ERROR_INFO, self.k_error),
+        }
+    }
+
+    fn offsets(&self) -> [usize; 3] {
+        [
+            self.streams[0].len(),
+            self.streams[1].len(),
+            self.streams[2].len(),
+        ]
+    }
+
+    fn sink(&self) -> Sink {
+        Sink { item: self.item }
+    }
+
+    fn all(&mut self, f: impl Fn(&mut Stream)) {
+        for stream in &mut self.streams {
+            f(stream);
+        }
+    }
+
+    /// Walks the tree with one cursor: `enter` on the way down, `exit` on the way up.
+    fn run(&mut self, root: Node<'s>) {
+        self.has_error = root.has_error();
+        let mut cursor = root.walk();
+        self.frames_push_root(root);
+        let mut frames: Vec<Frame<'s>> = vec![self.root_frame(root)];
+        let mut descend = root.child_count() > 0;
+        if !descend {
+            self.exit(&mut frames);
+            return;
+        }
+        loop {
+            if descend && cursor.goto_first_child() {
+                descend = self.enter(&mut frames, &cursor);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    descend = self.enter(&mut frames, &cursor);
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+                self.exit(&mut frames);
+                if frames.is_empty() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn frames_push_root(&mut self, root: Node<'s>) {
+        let (_, k) = self.info_of(root);
+        self.all(|s| s.open(k));
+    }
+
+    fn root_frame(&self, root: Node<'s>) -> Frame<'s> {
+        Frame {
+            node: root,
+            info: self.info_of(root).0,
+            ctx: Ctx::Normal,
+            field: None,
+            opened: true,
+            block: None,
+            scopes: 0,
+            patch_root: false,
+            members: None,
+            decl_children: true,
+            item: false,
+            check_purity: false,
+            last_end: root.start_byte(),
+            impure: false,
+        }
+    }
+
+    fn gap(&mut self, from: usize, to: usize) {
+        if to <= from {
+            return;
+        }
+        let text = &self.src[from..to];
+        if text.trim().is_empty() {
+            self.layout.extend_from_slice(text.as_bytes());
+        } else {
+            // Text no node covers: keep it rather than lose it.
+            let trimmed = text.trim().as_bytes();
+            self.all(|s| s.text(trimmed));
+        }
+    }
+
+    fn enter(&mut self, frames: &mut Vec<Frame<'s>>, cursor: &TreeCursor<'s>) -> bool {
+        let node = cursor.node();
+        let (info, k) = self.info_of(node);
+        let parent = frames.last_mut().expect("a parent frame");
+        let gap_from = parent.last_end;
+        parent.last_end = parent.last_end.max(node.end_byte());
+        self.gap(gap_from, node.start_byte());
+        match info.role {
+            Role::Comment => {
+                self.comments.push(self.text(node));
+                return false;
+            }
+            Role::Skip => return false,
+            Role::Punct if !(self.has_error && node.is_missing()) => {
+                self.layout.extend_from_slice(info.name.as_bytes());
+                return false;
+            }
+            _ => {}
+        }
+        let missing = self.has_error && node.is_missing();
+        let named = !matches!(info.role, Role::Punct | Role::Token) || info.name == "ERROR";
+        let parent = frames.last().expect("a parent frame");
+        if !parent.opened && !named && !missing {
+            // The operator of a transparent wrapper (a leading `|`).
+            self.layout.extend_from_slice(info.name.as_bytes());
+            return false;
+        }
+        let (parent_node, parent_info, parent_ctx, decl_level, parent_block, parent_scopes) = (
+            parent.node,
+            parent.info,
+            parent.ctx,
+            parent.decl_children,
+            parent.block,
+            parent.scopes,
+        );
+        let top = frames.len() == 1;
+        if let Some(members) = &mut frames.last_mut().expect("a parent frame").members {
+            let key = self.spec.member_key(parent_node, node, self.src);
+            let here = [
+                self.streams[0].len(),
+                self.streams[1].len(),
+                self.streams[2].len(),
+                self.layout.len(),
+            ];
+            if key == MemberKey::AttachToNext {
+                members.attach.get_or_insert(here);
+            } else {
+                let start = members.attach.take().unwrap_or(here);
+                members.entries.push((key, start));
+            }
+        }
+        if top {
+            self.start_item(node);
+        }
+        if missing {
+            self.error(node, ParseErrorKind::Missing);
+            let missing = kind_of("MISSING");
+            let kind = node.kind().as_bytes();
+            self.all(|s| s.leaf(missing, kind));
+            if top {
+                self.finish_item();
+            }
+            return false;
+        }
+        if info.name == "ERROR" {
+            self.error(node, ParseErrorKind::Unexpected);
+        }
+        let field = if named {
+            cursor
+                .field_id()
+                .and_then(|id| self.fields.get(usize::from(id.get())).copied().flatten())
+        } else {
+            None
+        };
+        let ctx = if named && parent_info.binds_children {
+            let site = Site {
+                node,
+                kind: info.name,
+                parent: parent_node,
+                parent_kind: parent_info.name,
+                parent_ctx,
+                field,
+            };
+            self.naming = matches!(
+                info.role,
+                Role::Ident(IdentKind::Variable | IdentKind::Type)
+            ) && self.spec.names_function(&site);
+            self.spec.context(&site, self.src)
+        } else {
+            self.naming = false;
+            Ctx::Normal
+        };
+        // The signature of a function ends where its body starts; of a class or
+        // namespace, where its members start.
+        if field == Some("body")
+            && (parent_info.function_like || matches!(info.name, "statement_block" | "class_body"))
+        {
+            self.mark_signature(frames);
+        }
+        let leaf = match info.role {
+            Role::Token | Role::Ident(_) | Role::Literal | Role::Str | Role::JsxText => true,
+            _ => node.child_count() == 0,
+        };
+        if leaf {
+            let wrappers: &[&str] =
+                if field == Some("parameter") && parent_info.name == "arrow_function" {
+                    self.spec.bare_param_wrappers()
+                } else {
+                    &[]
+                };
+            for wrapper in wrappers {
+                let wrapper = kind_of(wrapper);
+                self.all(|s| s.open(wrapper));
+            }
+            let pure = self.leaf(node, info, k, ctx, parent_scopes, parent_info.name);
+            for _ in wrappers {
+                self.all(|s| s.close());
+            }
+            frames.last_mut().expect("a parent frame").impure |= !pure;
+            if top {
+                self.finish_item();
+            }
+            return false;
+        }
+        let transparent = info.role == Role::Wrapper
+            && !self.spec.keep_parens(parent_info.name, field)
+            && node
+                .named_children(&mut node.walk())
+                .filter(|c| !c.is_extra())
+                .count()
+                <= 1;
+        let mut block = None;
+        if decl_level && self.scopes.is_empty() {
+            if let Some(kind) = info.block {
+                if let Some((name, kind)) = self.spec.block_name(node, parent_node, kind, self.src)
+                {
+                    block = Some(self.start_block(frames, node, kind, name));
+                }
+            }
+        }
+        let namespace_body = info.name == "statement_block"
+            && parent_block.is_some_and(|b| self.blocks[b].kind == BlockKind::Namespace);
+        let decl_children = decl_level
+            && info.decl_container
+            && self.scopes.is_empty()
+            && (info.name != "statement_block" || namespace_body);
+        if !transparent {
+            self.all(|s| s.open(k));
+        }
+        let mut scopes = 0u8;
+        let mut patch_root = false;
+        let mut push = |walker: &mut Self, kind: ScopeKind| {
+            patch_root |= walker.scopes.is_empty();
+            walker.scopes.push(kind, walker.streams[ALPHA].len());
+            scopes += 1;
+        };
+        if info.own_name && node.child_by_field_name("name").is_some() {
+            push(self, ScopeKind::Name);
+        }
+        match info.scope {
+            Some(ScopeKind::Function) => push(self, ScopeKind::Function),
+            Some(ScopeKind::Block)
+                if !(namespace_body || (parent_info.function_like && field == Some("body"))) =>
+            {
+                push(self, ScopeKind::Block)
+            }
+            _ => {}
+        }
+        if info.name == "with_statement" {
+            self.scopes.poisoned = true;
+        }
+        let members = (info.unordered && self.scopes.is_empty()).then(|| Members {
+            entries: Vec::new(),
+            attach: None,
+        });
+        let check_purity = decl_level
+            && (info.name == "variable_declarator"
+                || (parent_info.name == "export_statement" && field == Some("value")));
+        frames.push(Frame {
+            node,
+            info,
+            ctx,
+            field,
+            opened: !transparent,
+            block,
+            scopes,
+            patch_root,
+            members,
+            decl_children,
+            item: top,
+            check_purity,
+            last_end: node.start_byte(),
+            impure: false,
+        });
+        true
+    }
+
+    fn exit(&mut self, frames: &mut Vec<Frame<'s>>) {
+        let frame = frames.pop().expect("a frame to exit");
+        self.gap(frame.last_end, frame.node.end_byte());
+        if let Some(members) = frame.members {
+            self.finish_members(members);
+        }
+        if frame.opened {
+            self.all(|s| s.close());
+        }
+        for _ in 0..frame.scopes {
+            self.scopes.pop();
+        }
+        if frame.patch_root {
+            self.patch();
+        }
+        let impure = !frame.info.function_like && (frame.impure || !frame.info.pure);
+        // A declarator is as pure as its parts; a default-exported value as itself.
+        let value_impure = if frame.info.block == Some(BlockKind::Const) {
+            frame.impure
+        } else {
+            impure
+        };
+        if frame.check_purity && value_impure {
+            if let Some(item) = self.item {
+                self.item_impure[item] = true;
+            }
+        }
+        if let Some(parent) = frames.last_mut() {
+            parent.impure |= impure;
+        }
+        if let Some(block) = frame.block {
+            self.finish_block(block);
+        }
+        if frame.item {
+            self.finish_item();
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Per-grammar tables, the thread-local parsers and buffers, and the edit that lets
+//! a file's next version re-parse incrementally.
+
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+use tree_sitter::{InputEdit, Parser, Point, Tree};
+
+use crate::hash::{kind as kind_of, Kind};
+use crate::lang::{languages, KindInfo, LanguageSpec};
+
+/// Per grammar, computed once: each kind's facts and hashed form, and field names by
+/// id (tree-sitter hands out names as C strings, converted on every call).
+pub(super) struct Table {
+    pub(super) kinds: Vec<(KindInfo, Kind)>,
+    pub(super) fields: Vec<Option<&'static str>>,
+}
+
+pub(super) fn table(spec: &'static dyn LanguageSpec) -> &'static Table {
+    static TABLES: OnceLock<Vec<(&'static str, Table)>> = OnceLock::new();
+    static EMPTY: Table = Table {
+        kinds: Vec::new(),
+        fields: Vec::new(),
+    };
+    let tables = TABLES.get_or_init(|| {
+        languages()
+            .iter()
+            .map(|lang| {
+                let grammar = lang.spec.grammar();
+                let kinds = (0..grammar.node_kind_count() as u16)
+                    .map(|id| {
+                        let name = grammar.node_kind_for_id(id).unwrap_or("");
+                        let named = grammar.node_kind_is_named(id);
+                        (lang.spec.kind_info(name, named), kind_of(name))
+                    })
+                    .collect();
+                let fields = (0..=grammar.field_count() as u16)
+                    .map(|id| grammar.field_name_for_id(id))
+                    .collect();
+                (lang.spec.name(), Table { kinds, fields })
+            })
+            .collect()
+    });
+    tables
+        .iter()
+        .find(|(name, _)| *name == spec.name())
+        .map_or(&EMPTY, |(_, table)| table)
+}
+
+thread_local! {
+    /// Stream buffers kept between analyses: big allocations freed and taken again
+    /// per file cost more than the hashing they hold.
+    static BUFFERS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+    static PARSERS: RefCell<Vec<(&'static str, Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+pub(super) fn take_buffer(capacity: usize) -> Vec<u8> {
+    let mut buf = BUFFERS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
+    buf.clear();
+    buf.reserve(capacity);
+    buf
+}
+
+pub(super) fn give_buffer(buf: Vec<u8>) {
+    // Keep a few, and none that a huge file inflated.
+    if buf.capacity() <= 16 << 20 {
+        BUFFERS.with(|b| {
+            let mut b = b.borrow_mut();
+            if b.len() < 8 {
+                b.push(buf);
+            }
+        });
+    }
+}
+
+/// Parses `text`, reusing `old` (already edited to match `text`) when given; `None`
+/// only if tree-sitter gives up (it does not without a timeout).
+pub(super) fn parse(
+    spec: &'static dyn LanguageSpec,
+    text: &str,
+    old: Option<&Tree>,
+) -> Option<Tree> {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let index = match parsers.iter().position(|(name, _)| *name == spec.name()) {
+            Some(index) => index,
+            None => {
+                let mut parser = Parser::new();
+                parser.set_language(&spec.grammar()).ok()?;
+                parsers.push((spec.name(), parser));
+                parsers.len() - 1
+            }
+        };
+        parsers[index].1.parse(text, old)
+    })
+}
+
+/// The single edit that turns `old` into `new`: the span between their common prefix
+/// and common suffix (on character boundaries).
+pub(super) fn edit_between(old: &str, new: &str) -> InputEdit {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let room = a.len().min(b.len()) - prefix;
+    let mut suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !old.is_char_boundary(a.len() - suffix) || !new.is_char_boundary(b.len() - suffix) {
+        suffix -= 1;
+    }
+    let point = |text: &str, byte: usize| {
+        let before = &text.as_bytes()[..byte];
+        let row = before.iter().filter(|&&c| c == b'\n').count();
+        let column = before.iter().rev().take_while(|&&c| c != b'\n').count();
+        Point { row, column }
+    };
+    InputEdit {
+        start_byte: prefix,
+        old_end_byte: a.len() - suffix,
+        new_end_byte: b.len() - suffix,
+        start_position: point(old, prefix),
+        old_end_position: point(old, a.len() - suffix),
+        new_end_position: point(new, b.len() - suffix),
+    }
+}
