@@ -66,18 +66,34 @@ pub struct AstTrace {
     pub declared_mismatch: Option<String>,
 }
 
-/// Classifies the turn after a write of `rel`, whose content before the write was
-/// `before` (`None`: created, or unknown when `existed` is true).
+/// One written file, as the classifier needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct WrittenFile<'a> {
+    /// Workspace-relative path.
+    pub rel: &'a str,
+    /// Content before the write; `None` when created, or unknown when `existed`.
+    pub before: Option<&'a [u8]>,
+    /// Whether the file existed before the write.
+    pub existed: bool,
+    /// The class the agent declared, if any.
+    pub declared: Option<&'a str>,
+}
+
+/// Classifies the turn `turn` of `session` after a write of `file`. `None` when the
+/// file cannot be parsed as text (binary, too large, old content unknown).
 pub fn classify_write(
     workspace: &Workspace,
     root: &Path,
     session: &str,
     turn: &str,
-    rel: &str,
-    before: Option<&[u8]>,
-    existed: bool,
-    declared: Option<&str>,
+    file: WrittenFile<'_>,
 ) -> Option<AstTrace> {
+    let WrittenFile {
+        rel,
+        before,
+        existed,
+        declared,
+    } = file;
     let path = turn_path(workspace, session, turn);
     let mut stored: Value = std::fs::read(&path)
         .ok()

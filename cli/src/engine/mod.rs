@@ -9,6 +9,8 @@ pub mod context;
 pub mod event;
 pub mod lessons;
 mod model;
+mod post;
+mod selection;
 pub mod shell;
 pub mod specs;
 pub mod trace;
@@ -17,9 +19,7 @@ pub mod vcs;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use intent_ledger::gate::{
-    self, file_sha256, Action, GateInput, GateReason, Policy, ReasonKind, Verdict,
-};
+use intent_ledger::gate::{self, Action, GateInput, GateReason, Policy, Verdict};
 use intent_ledger::spec::SpecDocument;
 use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::{
@@ -198,11 +198,11 @@ struct Turn<'e, 't> {
 }
 
 impl Turn<'_, '_> {
-    fn root(&self) -> &Path {
+    pub(super) fn root(&self) -> &Path {
         &self.engine.root
     }
 
-    fn append(&mut self, kind: &str, data: Value) -> anyhow::Result<u64> {
+    pub(super) fn append(&mut self, kind: &str, data: Value) -> anyhow::Result<u64> {
         let event =
             NewEvent::new(kind, self.source.clone(), data).with_session(self.session.clone());
         let done = self.tx.append(vec![event])?;
@@ -227,7 +227,7 @@ impl Turn<'_, '_> {
         }
     }
 
-    fn model(&self, event: &HookEvent) -> Option<String> {
+    pub(super) fn model(&self, event: &HookEvent) -> Option<String> {
         event
             .model
             .clone()
@@ -245,7 +245,7 @@ impl Turn<'_, '_> {
             .map(|m| model::normalize(&m))
     }
 
-    fn active(&self) -> Option<String> {
+    pub(super) fn active(&self) -> Option<String> {
         self.state.active_intent(&self.session).map(str::to_string)
     }
 
@@ -294,7 +294,7 @@ impl Turn<'_, '_> {
             &self.session,
             event.prompt_id.as_deref(),
         );
-        if let Some(id) = select_command(&text) {
+        if let Some(id) = selection::select_command(&text) {
             let context = match self.select(&id, "prompt", None)? {
                 Ok(context) => context,
                 Err(reason) => format!(
@@ -316,96 +316,6 @@ impl Turn<'_, '_> {
             context,
             post_block: None,
         })
-    }
-
-    /// Validates a selection: returns the intent's index in the specs, or why not.
-    // A refusal is an ordinary answer built once per hook process, not an error
-    // on a hot path, so its size does not matter.
-    #[allow(clippy::result_large_err)]
-    fn check_selectable(&self, intent_id: &str) -> Result<usize, GateReason> {
-        let mut reason = GateReason {
-            kind: ReasonKind::IntentNotActive,
-            message: String::new(),
-            intent_id: Some(intent_id.to_string()),
-            attempted_path: None,
-            attempted_command: None,
-            allowed_scope: Vec::new(),
-            available_intents: Vec::new(),
-            next_step: "Select one of available_intents.".into(),
-        };
-        let specs = match &self.specs {
-            Ok(specs) => specs,
-            Err(why) => {
-                reason.kind = ReasonKind::InvalidConfig;
-                reason.message = format!("intents cannot be selected: {why}.");
-                reason.next_step =
-                    "Tell the human to run `intent validate` and fix the errors.".into();
-                return Err(reason);
-            }
-        };
-        let default_policy = Policy::default();
-        let policy = self.policy.as_ref().unwrap_or(&default_policy);
-        reason.available_intents = gate::available_intents(specs, policy);
-        let well_formed = intent_id
-            .strip_prefix("INT-")
-            .is_some_and(|digits| digits.len() >= 3 && digits.bytes().all(|b| b.is_ascii_digit()));
-        if !well_formed {
-            reason.message = format!("`{intent_id}` is not an intent id (expected INT- and at least three digits, e.g. INT-001).");
-            return Err(reason);
-        }
-        let Some(index) = specs
-            .file
-            .active_intents
-            .iter()
-            .position(|i| i.id == intent_id)
-        else {
-            reason.message = format!("{intent_id} does not exist in active_intents.yaml.");
-            return Err(reason);
-        };
-        let intent = &specs.file.active_intents[index];
-        reason.allowed_scope = intent.owned_scope.clone();
-        let status = intent.status();
-        if !gate::workable(status, policy) {
-            let shown = status.map_or(intent.status.clone(), |s| s.as_str().to_string());
-            reason.message = match &intent.blocked_reason {
-                Some(why) => {
-                    format!("{intent_id} is {shown}: {why}. It cannot be selected for work.")
-                }
-                None => format!("{intent_id} is {shown}. It cannot be selected for work."),
-            };
-            reason.next_step = "Select an IN_PROGRESS intent from available_intents, or ask the human to change this one's status.".into();
-            return Err(reason);
-        }
-        Ok(index)
-    }
-
-    /// Records the selection of `intent_id` for the session and returns its context.
-    fn select(
-        &mut self,
-        intent_id: &str,
-        via: &str,
-        reasoning: Option<&str>,
-    ) -> anyhow::Result<Result<String, GateReason>> {
-        let index = match self.check_selectable(intent_id) {
-            Ok(index) => index,
-            Err(reason) => return Ok(Err(reason)),
-        };
-        let previous = self.active();
-        self.append(
-            kinds::INTENT_SELECTED,
-            json!({
-                "intent_id": intent_id,
-                "via": via,
-                "previous": previous,
-                "reasoning": reasoning.map(lessons::redact),
-            }),
-        )?;
-        self.state.ensure_digest(intent_id);
-        let specs = self.specs.as_ref().expect("checked by check_selectable");
-        Ok(Ok(context::intent_context(
-            &specs.file.active_intents[index],
-            &self.state,
-        )))
     }
 
     fn pre_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
@@ -510,7 +420,7 @@ impl Turn<'_, '_> {
         })
     }
 
-    fn lesson(
+    pub(super) fn lesson(
         &mut self,
         text: &str,
         intent_id: Option<String>,
@@ -535,290 +445,6 @@ impl Turn<'_, '_> {
         )
         .context("cannot update .orchestration/CLAUDE.md")
     }
-
-    fn post_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
-        let tool = event.tool.as_ref().context("a tool event without a tool")?;
-        let failed = event.phase == Phase::PostToolFailure
-            || tool.response.as_ref().is_some_and(response_failed);
-        self.state.ensure_session(&self.session);
-        let active = self.active();
-        if let Some(handshake) = tool.handshake.as_deref() {
-            return self.post_handshake(handshake, tool, failed);
-        }
-        let model = self.model(event);
-        let mut post = json!({
-            "front_end": self.front_end.as_str(),
-            "tool": tool.action.tool(),
-            "tool_use_id": tool.use_id,
-            "prompt_id": event.prompt_id,
-            "intent_id": active,
-            "ok": !failed,
-        });
-        let cwd = event
-            .cwd
-            .clone()
-            .unwrap_or_else(|| self.root().to_path_buf());
-        let mut traces = Vec::new();
-        match &tool.action {
-            Action::Read { paths, .. } if !failed => {
-                let mut hashes = serde_json::Map::new();
-                for raw in paths {
-                    if let Ok(rel) = gate::workspace_relative(self.root(), &cwd, raw) {
-                        if let Ok(Some(hash)) = file_sha256(&self.root().join(&rel)) {
-                            hashes.insert(rel, json!(hash));
-                        }
-                    }
-                }
-                post["file_hashes"] = Value::Object(hashes);
-            }
-            Action::Write { paths, .. } if !failed => {
-                for raw in paths {
-                    let Ok(rel) = gate::workspace_relative(self.root(), &cwd, raw) else {
-                        continue;
-                    };
-                    let original = tool
-                        .response
-                        .as_ref()
-                        .and_then(|r| r.get("originalFile"))
-                        .and_then(Value::as_str)
-                        .map(str::as_bytes);
-                    let known = self.last_known_hash(&rel);
-                    let file = trace::trace_file(self.root(), &rel, original, known);
-                    // An `update` without its original text cannot be parsed as before.
-                    let existed = file.before_sha256.is_some();
-                    traces.push((file, original.map(<[u8]>::to_vec), existed));
-                }
-            }
-            Action::Shell { .. } if !failed => {
-                if let Some(use_id) = &tool.use_id {
-                    match shell::changed_files(&self.engine.workspace, self.root(), use_id) {
-                        Some(changed) => {
-                            for change in changed {
-                                let existed =
-                                    change.before_text.is_some() || change.before_hash.is_some();
-                                let file = trace::trace_file(
-                                    self.root(),
-                                    &change.path,
-                                    change.before_text.as_deref(),
-                                    change.before_hash,
-                                );
-                                traces.push((file, change.before_text, existed));
-                            }
-                        }
-                        None => post["changes_detected"] = json!(false),
-                    }
-                }
-            }
-            _ => {}
-        }
-        self.append(kinds::TOOL_POST, post)?;
-        let revision = vcs::git_revision(self.root());
-        let turn = event
-            .prompt_id
-            .clone()
-            .or_else(|| tool.use_id.clone())
-            .unwrap_or_default();
-        let mut block_reason = None;
-        for (file, before, existed) in &traces {
-            let mut data = file.to_json();
-            let declared = tool.declared_mutation_class.as_deref();
-            let ast = ast::classify_write(
-                &self.engine.workspace,
-                self.root(),
-                &self.session,
-                &turn,
-                &file.path,
-                before.as_deref(),
-                *existed,
-                declared,
-            );
-            data["intent_id"] = json!(active);
-            data["tool"] = json!(tool.action.tool());
-            data["tool_use_id"] = json!(tool.use_id);
-            data["prompt_id"] = json!(event.prompt_id);
-            data["front_end"] = json!(self.front_end.as_str());
-            data["model"] = json!(model);
-            data["vcs"] = revision
-                .as_ref()
-                .map_or(Value::Null, |r| json!({"type": "git", "revision": r}));
-            let computed = match &ast {
-                Some(ast) => {
-                    data["mutation_class"] = json!(ast.mutation_class);
-                    data["classification"] = ast.classification.clone();
-                    data["blocks"] = ast.blocks.clone();
-                    let salt = tool.use_id.clone().unwrap_or_else(|| turn.clone());
-                    self.assign_block_ids(&mut data["blocks"], &salt);
-                    ast.mutation_class
-                }
-                None => file.mutation_class,
-            };
-            if let Some(declared) = declared {
-                data["declared_mutation_class"] = json!(declared);
-                data["declared_matches"] = json!(declared == computed);
-                let mismatch = ast
-                    .as_ref()
-                    .and_then(|a| a.declared_mismatch.clone())
-                    .or_else(|| {
-                        (declared != computed).then(|| {
-                            format!(
-                                "declared {declared} but the change of `{}` is {computed}",
-                                file.path
-                            )
-                        })
-                    });
-                if let Some(message) = mismatch {
-                    data["declared_mismatch"] = json!(message);
-                    let block = self
-                        .policy
-                        .as_ref()
-                        .is_ok_and(|p| p.declared_class_mismatch == gate::MismatchAction::Block);
-                    if block {
-                        block_reason = Some(format!("intent gate: {message}. Declare the class the change really has, or undo the behaviour change."));
-                    }
-                }
-            }
-            self.append(kinds::TRACE, data)?;
-        }
-        if failed {
-            let error = tool.response.as_ref().map(error_text).unwrap_or_default();
-            let text = format!(
-                "{} failed: {}",
-                tool.action.tool(),
-                context::clip(&error, 300)
-            );
-            self.lesson(&text, active, "tool_failure")?;
-        }
-        Ok(Reply {
-            post_block: block_reason,
-            ..Reply::default()
-        })
-    }
-
-    fn post_handshake(
-        &mut self,
-        handshake: &str,
-        tool: &ToolCall,
-        failed: bool,
-    ) -> anyhow::Result<Reply> {
-        self.append(
-            kinds::TOOL_POST,
-            json!({
-                "front_end": self.front_end.as_str(),
-                "tool": tool.action.tool(),
-                "tool_use_id": tool.use_id,
-                "ok": !failed,
-            }),
-        )?;
-        if failed {
-            return Ok(Reply::default());
-        }
-        match handshake {
-            "select_active_intent" => {
-                let id = tool.input["intent_id"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string();
-                let reasoning = tool.input["reasoning"].as_str().map(str::to_string);
-                let context = match self.select(&id, "mcp", reasoning.as_deref())? {
-                    Ok(context) => context,
-                    Err(reason) => format!(
-                        "<intent_ledger>{}</intent_ledger>",
-                        context::escape(&reason.to_agent_text())
-                    ),
-                };
-                Ok(Reply {
-                    refusal: None,
-                    context: Some(context),
-                    post_block: None,
-                })
-            }
-            "clear_active_intent" => {
-                if let Some(previous) = self.active() {
-                    self.append(
-                        kinds::INTENT_CLEARED,
-                        json!({ "intent_id": previous, "via": "mcp" }),
-                    )?;
-                }
-                Ok(Reply::default())
-            }
-            "record_lesson" => {
-                // The same rule as the MCP server's: it refused anything else, and an
-                // MCP tool's error does not always reach PostToolUse as one.
-                let text = tool.input["text"]
-                    .as_str()
-                    .map(str::trim)
-                    .unwrap_or_default();
-                if !text.is_empty() && text.chars().count() <= lessons::MAX_LESSON_CHARS {
-                    let active = self.active();
-                    self.lesson(text, active, "agent")?;
-                }
-                Ok(Reply::default())
-            }
-            _ => Ok(Reply::default()),
-        }
-    }
-
-    /// Gives each traced block its identity: the one its before side had, else a new
-    /// one (the first trace that sees a block names it).
-    fn assign_block_ids(&mut self, blocks: &mut Value, salt: &str) {
-        let Some(entries) = blocks.as_array_mut() else {
-            return;
-        };
-        for (index, entry) in entries.iter_mut().enumerate() {
-            let before = (
-                entry["before"]["path"].as_str(),
-                entry["before"]["name"].as_str(),
-            );
-            let known = match before {
-                (Some(path), Some(name)) => {
-                    self.state.ensure_blocks(path);
-                    self.state
-                        .blocks
-                        .get(path)
-                        .and_then(|f| f.get(name))
-                        .map(|b| b.id.clone())
-                }
-                _ => None,
-            };
-            let id = known.unwrap_or_else(|| {
-                let seed = format!(
-                    "{salt}\n{index}\n{}\n{}",
-                    entry["after"]["path"], entry["after"]["name"]
-                );
-                blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
-            });
-            entry["id"] = json!(id);
-        }
-    }
-
-    /// The hash this session last saw, else the newest any loaded session saw (other
-    /// sessions' shards are not loaded just for this).
-    fn last_known_hash(&self, rel: &str) -> Option<String> {
-        if let Some(hash) = self
-            .state
-            .session(&self.session)
-            .and_then(|s| s.files.get(rel))
-        {
-            return Some(hash.clone());
-        }
-        self.state
-            .sessions
-            .values()
-            .filter_map(|s| s.files.get(rel).map(|h| (s.last_seq, h)))
-            .max_by_key(|(seq, _)| *seq)
-            .map(|(_, h)| h.clone())
-    }
-}
-
-/// Finds `/intent INT-001` on a line of its own (leading spaces allowed).
-fn select_command(prompt: &str) -> Option<String> {
-    prompt.lines().find_map(|line| {
-        let rest = line.trim_start().strip_prefix("/intent")?;
-        if !rest.starts_with(char::is_whitespace) {
-            return None;
-        }
-        rest.split_whitespace().next().map(str::to_string)
-    })
 }
 
 fn read_intentignore(workspace: &Workspace) -> Vec<String> {
@@ -833,39 +459,6 @@ fn read_intentignore(workspace: &Workspace) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn response_failed(response: &Value) -> bool {
-    response.get("is_error").and_then(Value::as_bool) == Some(true)
-        || response.get("success").and_then(Value::as_bool) == Some(false)
-        || response
-            .get("error")
-            .is_some_and(|e| !e.is_null() && e != "")
-}
-
-fn error_text(response: &Value) -> String {
-    for key in ["error", "stderr", "message", "content"] {
-        if let Some(text) = response.get(key).and_then(Value::as_str) {
-            return text.to_string();
-        }
-    }
-    response.to_string()
-}
-
 fn short(session: &str) -> &str {
     session.get(..8).unwrap_or(session)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prompt_selection_command_is_found_on_its_own_line() {
-        assert_eq!(select_command("/intent INT-001"), Some("INT-001".into()));
-        assert_eq!(
-            select_command("please\n  /intent INT-042 now"),
-            Some("INT-042".into())
-        );
-        assert_eq!(select_command("use /intent INT-001 inline"), None);
-        assert_eq!(select_command("/intentional"), None);
-    }
 }

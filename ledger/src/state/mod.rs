@@ -14,9 +14,12 @@
 //! caller touches them, so a hook's cost follows its own session, not the number of
 //! sessions or intents the workspace ever had.
 
+mod cache;
+
+pub use cache::StateCache;
+use cache::{block_paths, blocks_shard, digest_shard, read_json, session_shard, BlocksShard};
+
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -24,7 +27,6 @@ use serde::{Deserialize, Serialize};
 use crate::error::{LedgerError, Result};
 use crate::event::{kinds, Event};
 use crate::reader::LineReader;
-use crate::writer::Transaction;
 
 /// `"kind":"…"` markers of the events [`HookState::apply`] uses; other lines are
 /// skipped without parsing during a rebuild.
@@ -518,205 +520,4 @@ fn truncate(text: &str, max: usize) -> String {
         return text.to_string();
     }
     text.chars().take(max - 1).collect::<String>() + "…"
-}
-
-/// Where the state cache of a workspace lives.
-#[derive(Debug, Clone)]
-pub struct StateCache {
-    path: PathBuf,
-}
-
-impl StateCache {
-    /// Uses `<cache_dir>/state.json`.
-    pub fn new(cache_dir: &Path) -> StateCache {
-        StateCache {
-            path: cache_dir.join("state.json"),
-        }
-    }
-
-    fn dir(&self) -> &Path {
-        self.path.parent().expect("state.json has a parent")
-    }
-
-    /// Loads the state and brings it up to the transaction's tail: O(1) plus the
-    /// lines written since the stamp; a rebuild when the cache is missing or stale.
-    pub fn load(&self, tx: &Transaction<'_>) -> Result<HookState> {
-        let cached: Option<HookState> = std::fs::read(&self.path)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok());
-        let usable = cached.filter(|state| {
-            state.version == STATE_VERSION
-                && state.stamp.end <= tx.end()
-                && stamp_matches(tx.path(), &state.stamp)
-        });
-        match usable {
-            Some(mut state) => {
-                state.shards = Some(Shards {
-                    dir: self.dir().to_path_buf(),
-                    ..Shards::default()
-                });
-                state.catch_up(tx.path(), tx.end())?;
-                Ok(state)
-            }
-            None => {
-                // Shards of an earlier cache may not match this ledger.
-                for sub in ["sessions", "digests", "blocks"] {
-                    let _ = std::fs::remove_dir_all(self.dir().join(sub));
-                }
-                HookState::rebuild(tx.path(), tx.end())
-            }
-        }
-    }
-
-    /// Loads the state with every shard in memory (for comparisons and exports).
-    pub fn load_full(&self, tx: &Transaction<'_>) -> Result<HookState> {
-        let mut state = self.load(tx)?;
-        let sessions: Vec<String> = state.sessions.keys().cloned().collect();
-        for session in sessions {
-            state.ensure_session(&session);
-        }
-        if let Ok(entries) = std::fs::read_dir(self.dir().join("blocks")) {
-            for entry in entries.flatten() {
-                if let Some(shard) = read_json::<BlocksShard>(&entry.path()) {
-                    state.ensure_blocks(&shard.path);
-                }
-            }
-        }
-        if let Ok(entries) = std::fs::read_dir(self.dir().join("digests")) {
-            for entry in entries.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                if let Some(intent) = name.strip_suffix(".json") {
-                    state.ensure_digest(intent);
-                }
-            }
-        }
-        Ok(state)
-    }
-
-    /// Writes the state atomically (temp file + rename). The cache is derived, so it
-    /// is not synced: after a crash it is rebuilt or caught up.
-    ///
-    /// Shards are written first (only the changed ones, or all after a rebuild) and
-    /// the core last, so a crash in between leaves an older core whose stamp makes
-    /// the next load catch up over the same events again, which is idempotent.
-    pub fn save(&self, state: &HookState) -> Result<()> {
-        let dir = self.dir();
-        let (sessions, digests, evicted): (Vec<String>, Vec<String>, Vec<String>) =
-            match &state.shards {
-                Some(shards) => (
-                    shards.dirty_sessions.iter().cloned().collect(),
-                    shards.dirty_digests.iter().cloned().collect(),
-                    shards.evicted_sessions.iter().cloned().collect(),
-                ),
-                None => (
-                    state.sessions.keys().cloned().collect(),
-                    state.digests.keys().cloned().collect(),
-                    Vec::new(),
-                ),
-            };
-        for session in sessions {
-            if let Some(s) = state.sessions.get(&session) {
-                write_json(&session_shard(dir, &session), &s.files)?;
-            }
-        }
-        for intent in digests {
-            if let Some(items) = state.digests.get(&intent) {
-                write_json(&digest_shard(dir, &intent), items)?;
-            }
-        }
-        let block_files: Vec<String> = match &state.shards {
-            Some(shards) => shards.dirty_blocks.iter().cloned().collect(),
-            None => state.blocks.keys().cloned().collect(),
-        };
-        for path in block_files {
-            if let Some(ids) = state.blocks.get(&path) {
-                let shard = BlocksShard {
-                    path: path.clone(),
-                    ids: ids.clone(),
-                };
-                write_json(&blocks_shard(dir, &path), &shard)?;
-            }
-        }
-        for session in evicted {
-            let _ = std::fs::remove_file(session_shard(dir, &session));
-        }
-        write_json(&self.path, state)
-    }
-}
-
-fn session_shard(dir: &Path, session: &str) -> PathBuf {
-    // Session ids come from front-ends: hash them into safe, fixed-length names.
-    let name = blake3::hash(session.as_bytes()).to_hex();
-    dir.join("sessions").join(format!("{}.json", &name[..32]))
-}
-
-/// A file's block identities, with the path its name is hashed from.
-#[derive(Debug, Serialize, Deserialize)]
-struct BlocksShard {
-    path: String,
-    ids: BTreeMap<String, BlockIdentity>,
-}
-
-fn blocks_shard(dir: &Path, path: &str) -> PathBuf {
-    let name = blake3::hash(path.as_bytes()).to_hex();
-    dir.join("blocks").join(format!("{}.json", &name[..32]))
-}
-
-/// The files a trace's block entries mention, on either side.
-fn block_paths(data: &serde_json::Value) -> Vec<String> {
-    let mut paths = Vec::new();
-    for entry in data["blocks"].as_array().into_iter().flatten() {
-        for side in ["before", "after"] {
-            if let Some(path) = entry[side]["path"].as_str() {
-                if !paths.iter().any(|p| p == path) {
-                    paths.push(path.to_string());
-                }
-            }
-        }
-    }
-    paths
-}
-
-fn digest_shard(dir: &Path, intent: &str) -> PathBuf {
-    let safe: String = intent
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    dir.join("digests").join(format!("{safe}.json"))
-}
-
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
-}
-
-/// Writes a JSON file atomically (temp file + rename); not synced, as all derived data.
-fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let dir = path.parent().expect("cache files have a parent");
-    std::fs::create_dir_all(dir).map_err(|e| LedgerError::io(dir, e))?;
-    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
-    let bytes = serde_json::to_vec(value).expect("serialize cache");
-    std::fs::write(&tmp, bytes).map_err(|e| LedgerError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| LedgerError::io(path, e))
-}
-
-/// Returns whether the ledger line ending at `stamp.end` still has `stamp.h`.
-fn stamp_matches(ledger: &Path, stamp: &Stamp) -> bool {
-    if stamp.seq == 0 {
-        return stamp.end == 0;
-    }
-    // A line ends with `"h":"<64 hex>"}\n`: the hash sits 67..3 bytes before `end`.
-    if stamp.end < 67 {
-        return false;
-    }
-    let Ok(file) = File::open(ledger) else {
-        return false;
-    };
-    let mut h = [0u8; 64];
-    file.read_exact_at(&mut h, stamp.end - 67).is_ok() && h == stamp.h.as_bytes()
 }

@@ -1,0 +1,304 @@
+//! After a tool ran: re-hash, classify and trace written files, record handshake
+//! results and failures.
+
+use anyhow::Context as _;
+use intent_ledger::gate::{self, file_sha256, Action};
+use intent_ledger::kinds;
+use serde_json::{json, Value};
+
+use super::{ast, context, lessons, shell, trace, vcs, Phase, Reply, ToolCall, Turn};
+use crate::engine::HookEvent;
+
+impl Turn<'_, '_> {
+    pub(super) fn post_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
+        let tool = event.tool.as_ref().context("a tool event without a tool")?;
+        let failed = event.phase == Phase::PostToolFailure
+            || tool.response.as_ref().is_some_and(response_failed);
+        self.state.ensure_session(&self.session);
+        let active = self.active();
+        if let Some(handshake) = tool.handshake.as_deref() {
+            return self.post_handshake(handshake, tool, failed);
+        }
+        let model = self.model(event);
+        let mut post = json!({
+            "front_end": self.front_end.as_str(),
+            "tool": tool.action.tool(),
+            "tool_use_id": tool.use_id,
+            "prompt_id": event.prompt_id,
+            "intent_id": active,
+            "ok": !failed,
+        });
+        let cwd = event
+            .cwd
+            .clone()
+            .unwrap_or_else(|| self.root().to_path_buf());
+        let mut traces = Vec::new();
+        match &tool.action {
+            Action::Read { paths, .. } if !failed => {
+                let mut hashes = serde_json::Map::new();
+                for raw in paths {
+                    if let Ok(rel) = gate::workspace_relative(self.root(), &cwd, raw) {
+                        if let Ok(Some(hash)) = file_sha256(&self.root().join(&rel)) {
+                            hashes.insert(rel, json!(hash));
+                        }
+                    }
+                }
+                post["file_hashes"] = Value::Object(hashes);
+            }
+            Action::Write { paths, .. } if !failed => {
+                for raw in paths {
+                    let Ok(rel) = gate::workspace_relative(self.root(), &cwd, raw) else {
+                        continue;
+                    };
+                    let original = tool
+                        .response
+                        .as_ref()
+                        .and_then(|r| r.get("originalFile"))
+                        .and_then(Value::as_str)
+                        .map(str::as_bytes);
+                    let known = self.last_known_hash(&rel);
+                    let file = trace::trace_file(self.root(), &rel, original, known);
+                    // An `update` without its original text cannot be parsed as before.
+                    let existed = file.before_sha256.is_some();
+                    traces.push((file, original.map(<[u8]>::to_vec), existed));
+                }
+            }
+            Action::Shell { .. } if !failed => {
+                if let Some(use_id) = &tool.use_id {
+                    match shell::changed_files(&self.engine.workspace, self.root(), use_id) {
+                        Some(changed) => {
+                            for change in changed {
+                                let existed =
+                                    change.before_text.is_some() || change.before_hash.is_some();
+                                let file = trace::trace_file(
+                                    self.root(),
+                                    &change.path,
+                                    change.before_text.as_deref(),
+                                    change.before_hash,
+                                );
+                                traces.push((file, change.before_text, existed));
+                            }
+                        }
+                        None => post["changes_detected"] = json!(false),
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.append(kinds::TOOL_POST, post)?;
+        let revision = vcs::git_revision(self.root());
+        let turn = event
+            .prompt_id
+            .clone()
+            .or_else(|| tool.use_id.clone())
+            .unwrap_or_default();
+        let mut block_reason = None;
+        for (file, before, existed) in &traces {
+            let mut data = file.to_json();
+            let declared = tool.declared_mutation_class.as_deref();
+            let ast = ast::classify_write(
+                &self.engine.workspace,
+                self.root(),
+                &self.session,
+                &turn,
+                ast::WrittenFile {
+                    rel: &file.path,
+                    before: before.as_deref(),
+                    existed: *existed,
+                    declared,
+                },
+            );
+            data["intent_id"] = json!(active);
+            data["tool"] = json!(tool.action.tool());
+            data["tool_use_id"] = json!(tool.use_id);
+            data["prompt_id"] = json!(event.prompt_id);
+            data["front_end"] = json!(self.front_end.as_str());
+            data["model"] = json!(model);
+            data["vcs"] = revision
+                .as_ref()
+                .map_or(Value::Null, |r| json!({"type": "git", "revision": r}));
+            let computed = match &ast {
+                Some(ast) => {
+                    data["mutation_class"] = json!(ast.mutation_class);
+                    data["classification"] = ast.classification.clone();
+                    data["blocks"] = ast.blocks.clone();
+                    let salt = tool.use_id.clone().unwrap_or_else(|| turn.clone());
+                    self.assign_block_ids(&mut data["blocks"], &salt);
+                    ast.mutation_class
+                }
+                None => file.mutation_class,
+            };
+            if let Some(declared) = declared {
+                data["declared_mutation_class"] = json!(declared);
+                data["declared_matches"] = json!(declared == computed);
+                let mismatch = ast
+                    .as_ref()
+                    .and_then(|a| a.declared_mismatch.clone())
+                    .or_else(|| {
+                        (declared != computed).then(|| {
+                            format!(
+                                "declared {declared} but the change of `{}` is {computed}",
+                                file.path
+                            )
+                        })
+                    });
+                if let Some(message) = mismatch {
+                    data["declared_mismatch"] = json!(message);
+                    let block = self
+                        .policy
+                        .as_ref()
+                        .is_ok_and(|p| p.declared_class_mismatch == gate::MismatchAction::Block);
+                    if block {
+                        block_reason = Some(format!("intent gate: {message}. Declare the class the change really has, or undo the behaviour change."));
+                    }
+                }
+            }
+            self.append(kinds::TRACE, data)?;
+        }
+        if failed {
+            let error = tool.response.as_ref().map(error_text).unwrap_or_default();
+            let text = format!(
+                "{} failed: {}",
+                tool.action.tool(),
+                context::clip(&error, 300)
+            );
+            self.lesson(&text, active, "tool_failure")?;
+        }
+        Ok(Reply {
+            post_block: block_reason,
+            ..Reply::default()
+        })
+    }
+
+    pub(super) fn post_handshake(
+        &mut self,
+        handshake: &str,
+        tool: &ToolCall,
+        failed: bool,
+    ) -> anyhow::Result<Reply> {
+        self.append(
+            kinds::TOOL_POST,
+            json!({
+                "front_end": self.front_end.as_str(),
+                "tool": tool.action.tool(),
+                "tool_use_id": tool.use_id,
+                "ok": !failed,
+            }),
+        )?;
+        if failed {
+            return Ok(Reply::default());
+        }
+        match handshake {
+            "select_active_intent" => {
+                let id = tool.input["intent_id"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                let reasoning = tool.input["reasoning"].as_str().map(str::to_string);
+                let context = match self.select(&id, "mcp", reasoning.as_deref())? {
+                    Ok(context) => context,
+                    Err(reason) => format!(
+                        "<intent_ledger>{}</intent_ledger>",
+                        context::escape(&reason.to_agent_text())
+                    ),
+                };
+                Ok(Reply {
+                    refusal: None,
+                    context: Some(context),
+                    post_block: None,
+                })
+            }
+            "clear_active_intent" => {
+                if let Some(previous) = self.active() {
+                    self.append(
+                        kinds::INTENT_CLEARED,
+                        json!({ "intent_id": previous, "via": "mcp" }),
+                    )?;
+                }
+                Ok(Reply::default())
+            }
+            "record_lesson" => {
+                // The same rule as the MCP server's: it refused anything else, and an
+                // MCP tool's error does not always reach PostToolUse as one.
+                let text = tool.input["text"]
+                    .as_str()
+                    .map(str::trim)
+                    .unwrap_or_default();
+                if !text.is_empty() && text.chars().count() <= lessons::MAX_LESSON_CHARS {
+                    let active = self.active();
+                    self.lesson(text, active, "agent")?;
+                }
+                Ok(Reply::default())
+            }
+            _ => Ok(Reply::default()),
+        }
+    }
+
+    /// Gives each traced block its identity: the one its before side had, else a new
+    /// one (the first trace that sees a block names it).
+    pub(super) fn assign_block_ids(&mut self, blocks: &mut Value, salt: &str) {
+        let Some(entries) = blocks.as_array_mut() else {
+            return;
+        };
+        for (index, entry) in entries.iter_mut().enumerate() {
+            let before = (
+                entry["before"]["path"].as_str(),
+                entry["before"]["name"].as_str(),
+            );
+            let known = match before {
+                (Some(path), Some(name)) => {
+                    self.state.ensure_blocks(path);
+                    self.state
+                        .blocks
+                        .get(path)
+                        .and_then(|f| f.get(name))
+                        .map(|b| b.id.clone())
+                }
+                _ => None,
+            };
+            let id = known.unwrap_or_else(|| {
+                let seed = format!(
+                    "{salt}\n{index}\n{}\n{}",
+                    entry["after"]["path"], entry["after"]["name"]
+                );
+                blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
+            });
+            entry["id"] = json!(id);
+        }
+    }
+
+    /// The hash this session last saw, else the newest any loaded session saw (other
+    /// sessions' shards are not loaded just for this).
+    pub(super) fn last_known_hash(&self, rel: &str) -> Option<String> {
+        if let Some(hash) = self
+            .state
+            .session(&self.session)
+            .and_then(|s| s.files.get(rel))
+        {
+            return Some(hash.clone());
+        }
+        self.state
+            .sessions
+            .values()
+            .filter_map(|s| s.files.get(rel).map(|h| (s.last_seq, h)))
+            .max_by_key(|(seq, _)| *seq)
+            .map(|(_, h)| h.clone())
+    }
+}
+
+fn response_failed(response: &Value) -> bool {
+    response.get("is_error").and_then(Value::as_bool) == Some(true)
+        || response.get("success").and_then(Value::as_bool) == Some(false)
+        || response
+            .get("error")
+            .is_some_and(|e| !e.is_null() && e != "")
+}
+
+fn error_text(response: &Value) -> String {
+    for key in ["error", "stderr", "message", "content"] {
+        if let Some(text) = response.get(key).and_then(Value::as_str) {
+            return text.to_string();
+        }
+    }
+    response.to_string()
+}
