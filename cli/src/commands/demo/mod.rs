@@ -1,5 +1,6 @@
 //! `intent demo`: a scripted tour of everything that exists, in a temporary workspace.
 
+mod extras;
 mod session;
 
 use std::path::PathBuf;
@@ -114,6 +115,12 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
         "3b. A Claude-Code-shaped session through `intent hook claude-code` (real hook processes)",
     );
     session::play(&bin, &root)?;
+
+    step("3c. The MCP server Claude Code talks to (`intent mcp`, stdio JSON-RPC)");
+    extras::mcp(&bin, &root)?;
+
+    step("3d. `intent classify --check`: is a change a pure refactor? (exit 0 yes, 5 no)");
+    extras::classify(&bin, &root)?;
 
     step("4. Read the ledger back (`intent log`)");
     for event in read_events(&ledger_path)? {

@@ -1,0 +1,133 @@
+//! The demo's tour of the standalone commands: `intent mcp` spoken to over stdio, and
+//! `intent classify` on a change outside any agent.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::Context;
+use serde_json::{json, Value};
+
+use super::say;
+use crate::engine::context::clip;
+
+/// Starts `intent mcp`, performs the handshake Claude Code performs, lists the tools
+/// and shows a selection being refused with a structured reason.
+pub fn mcp(bin: &Path, root: &Path) -> anyhow::Result<()> {
+    let mut child = Command::new(bin)
+        .arg("mcp")
+        .current_dir(root)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("cannot start `intent mcp`")?;
+    let mut stdin = child.stdin.take().context("stdin")?;
+    let mut lines = BufReader::new(child.stdout.take().context("stdout")?).lines();
+    let mut ask = |request: Value, wait: bool| -> anyhow::Result<Value> {
+        writeln!(stdin, "{request}")?;
+        stdin.flush()?;
+        if !wait {
+            return Ok(Value::Null);
+        }
+        let line = lines.next().context("`intent mcp` closed its output")??;
+        Ok(serde_json::from_str(&line)?)
+    };
+    let probe = ask(
+        json!({"jsonrpc": "2.0", "id": "server-discover-probe-1", "method": "server/discover", "params": {}}),
+        true,
+    )?;
+    say(&format!(
+        "server/discover probe → {}",
+        clip(&probe["error"]["message"].to_string(), 60)
+    ));
+    let init = ask(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "demo", "version": "1"}}}),
+        true,
+    )?;
+    say(&format!(
+        "initialize → server {} (protocol {})",
+        init["result"]["serverInfo"]["name"], init["result"]["protocolVersion"]
+    ));
+    ask(
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        false,
+    )?;
+    let tools = ask(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        true,
+    )?;
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    say(&format!("tools/list → {}", names.join(", ")));
+    let list = ask(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_active_intents", "arguments": {"status": "IN_PROGRESS"}}}),
+        true,
+    )?;
+    say(&format!(
+        "list_active_intents(IN_PROGRESS) → {}",
+        clip(
+            list["result"]["content"][0]["text"].as_str().unwrap_or(""),
+            110
+        )
+    ));
+    let refused = ask(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "select_active_intent", "arguments": {"intent_id": "INT-404"}}}),
+        true,
+    )?;
+    say(&format!(
+        "select_active_intent(INT-404) → isError {}: {}",
+        refused["result"]["isError"],
+        clip(
+            refused["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or("")
+                .lines()
+                .next()
+                .unwrap_or(""),
+            90
+        )
+    ));
+    drop(ask);
+    let _ = child.kill();
+    let _ = child.wait();
+    Ok(())
+}
+
+/// Runs `intent classify` on two versions of a module, as a CI check would.
+pub fn classify(bin: &Path, root: &Path) -> anyhow::Result<()> {
+    let base = root.join(".demo-classify");
+    for (side, files) in [
+        ("before", vec![("rate.ts", "export function limit(n: number) {\n  const max = 5;\n  return n < max;\n}\n")]),
+        ("after", vec![("rate.ts", "export function limit(n: number) {\n  const ceiling = 5; // per minute\n  return n < ceiling;\n}\n")]),
+        ("changed", vec![("rate.ts", "export function limit(n: number) {\n  const max = 5;\n  return n <= max;\n}\n")]),
+    ] {
+        std::fs::create_dir_all(base.join(side))?;
+        for (name, text) in files {
+            std::fs::write(base.join(side).join(name), text)?;
+        }
+    }
+    for (after, what) in [
+        ("after", "a renamed local and a comment"),
+        ("changed", "`<` became `<=`"),
+    ] {
+        let out = Command::new(bin)
+            .args(["classify", "--check"])
+            .arg(base.join("before"))
+            .arg(base.join(after))
+            .output()
+            .context("cannot run `intent classify`")?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        say(&format!(
+            "{what}: {} (exit {})",
+            clip(text.lines().next().unwrap_or(""), 110),
+            out.status.code().unwrap_or(-1)
+        ));
+    }
+    Ok(())
+}
