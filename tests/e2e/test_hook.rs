@@ -544,3 +544,66 @@ fn a_wrong_declared_class_is_recorded_and_blocked_when_the_policy_says_so() {
         "{reply}"
     );
 }
+
+#[test]
+fn a_write_without_the_old_content_is_classified_from_the_text_of_the_last_trace() {
+    let ws = workspace();
+    assert!(ws
+        .run(&["select", "INT-001", "--session", "s1"], None)
+        .status
+        .success());
+    let v1 = "export function area(w: number, h: number) {\n  const a = w * h;\n  return a;\n}\n";
+    traced_write(&ws, "p1", "src/geo.ts", v1, "g1");
+    // The front-end reports no originalFile (as apply_patch-style tools may not).
+    let path = ws.root().join("src/geo.ts");
+    let v2 = "export function area(w: number, h: number) {\n  const product = w * h; // renamed\n  return product;\n}\n";
+    std::fs::write(&path, v2).unwrap();
+    let post = json!({"hook_event_name": "PostToolUse", "session_id": "s1", "cwd": ws.root(), "prompt_id": "p2",
+        "tool_name": "Write", "tool_input": {"file_path": path, "content": v2}, "tool_use_id": "g2", "tool_response": {"type": "update"}});
+    hook(&ws, post.to_string().as_bytes());
+    let trace = ws
+        .events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "trace")
+        .unwrap();
+    assert_eq!(
+        trace.data["classification"]["method"], "ast",
+        "{}",
+        trace.data
+    );
+    assert_eq!(trace.data["mutation_class"], "AST_REFACTOR");
+    assert_eq!(
+        trace.data["before_sha256"],
+        intent_ledger::gate::bytes_sha256(v1.as_bytes())
+    );
+    assert_eq!(
+        trace.data["ranges"][0]["start_line"], 2,
+        "a real diff, not the whole file"
+    );
+
+    // Without the cached text (e.g. .cache deleted) the text rules decide, and say so.
+    std::fs::remove_dir_all(ws.root().join(".orchestration/.cache/texts")).unwrap();
+    let v3 = v2.replace("w * h", "w * h * 2");
+    std::fs::write(&path, &v3).unwrap();
+    let mut post3 = post.clone();
+    post3["tool_use_id"] = json!("g3");
+    post3["prompt_id"] = json!("p3");
+    hook(&ws, post3.to_string().as_bytes());
+    let trace = ws
+        .events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "trace")
+        .unwrap();
+    assert_eq!(
+        trace.data["classification"]["method"], "text",
+        "{}",
+        trace.data
+    );
+    assert_eq!(
+        trace.data["classification"]["rule"],
+        "text:content-changed-no-diff"
+    );
+    assert_eq!(trace.data["mutation_class"], "INTENT_EVOLUTION");
+}

@@ -13,6 +13,7 @@ mod post;
 mod selection;
 pub mod shell;
 pub mod specs;
+pub mod texts;
 pub mod trace;
 pub mod vcs;
 

@@ -6,7 +6,7 @@ use intent_ledger::gate::{self, file_sha256, Action};
 use intent_ledger::kinds;
 use serde_json::{json, Value};
 
-use super::{ast, context, lessons, shell, trace, vcs, Phase, Reply, ToolCall, Turn};
+use super::{ast, context, lessons, shell, texts, trace, vcs, Phase, Reply, ToolCall, Turn};
 use crate::engine::HookEvent;
 
 impl Turn<'_, '_> {
@@ -57,10 +57,16 @@ impl Turn<'_, '_> {
                         .and_then(Value::as_str)
                         .map(str::as_bytes);
                     let known = self.last_known_hash(&rel);
-                    let file = trace::trace_file(self.root(), &rel, original, known);
-                    // An `update` without its original text cannot be parsed as before.
+                    // Without the front-end's original text, use the text recorded at
+                    // the last traced hash (kept in the cache by content hash).
+                    let before = original.map(<[u8]>::to_vec).or_else(|| {
+                        known
+                            .as_deref()
+                            .and_then(|h| texts::load(&self.engine.workspace, h))
+                    });
+                    let file = trace::trace_file(self.root(), &rel, before.as_deref(), known);
                     let existed = file.before_sha256.is_some();
-                    traces.push((file, original.map(<[u8]>::to_vec), existed));
+                    traces.push((file, before, existed));
                 }
             }
             Action::Shell { .. } if !failed => {
@@ -70,13 +76,19 @@ impl Turn<'_, '_> {
                             for change in changed {
                                 let existed =
                                     change.before_text.is_some() || change.before_hash.is_some();
+                                let change_before = change.before_text.or_else(|| {
+                                    change
+                                        .before_hash
+                                        .as_deref()
+                                        .and_then(|h| texts::load(&self.engine.workspace, h))
+                                });
                                 let file = trace::trace_file(
                                     self.root(),
                                     &change.path,
-                                    change.before_text.as_deref(),
+                                    change_before.as_deref(),
                                     change.before_hash,
                                 );
-                                traces.push((file, change.before_text, existed));
+                                traces.push((file, change_before, existed));
                             }
                         }
                         None => post["changes_detected"] = json!(false),
@@ -152,6 +164,9 @@ impl Turn<'_, '_> {
                         block_reason = Some(format!("intent gate: {message}. Declare the class the change really has, or undo the behaviour change."));
                     }
                 }
+            }
+            if let Some(hash) = &file.after_sha256 {
+                texts::store(&self.engine.workspace, self.root(), &file.path, hash);
             }
             self.append(kinds::TRACE, data)?;
         }
