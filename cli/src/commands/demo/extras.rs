@@ -93,7 +93,6 @@ pub fn mcp(bin: &Path, root: &Path) -> anyhow::Result<()> {
             90
         )
     ));
-    drop(ask);
     let _ = child.kill();
     let _ = child.wait();
     Ok(())
