@@ -417,6 +417,15 @@ fn declared_mutation_class_is_recorded_and_failures_become_lessons() {
     );
 }
 
+/// The newest `trace` event.
+fn last_trace(ws: &TestWorkspace) -> intent_ledger::Event {
+    ws.events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "trace")
+        .expect("a trace")
+}
+
 /// Runs Pre, writes the file as the tool would, runs Post; returns the trace.
 fn traced_write(
     ws: &TestWorkspace,
@@ -436,11 +445,7 @@ fn traced_write(
     payload["tool_response"] =
         json!({"type": "update", "filePath": path, "originalFile": original});
     hook(ws, payload.to_string().as_bytes());
-    ws.events()
-        .into_iter()
-        .rev()
-        .find(|e| e.kind == "trace")
-        .unwrap()
+    last_trace(ws)
 }
 
 fn block<'a>(trace: &'a intent_ledger::Event, name: &str) -> &'a Value {
@@ -510,12 +515,7 @@ fn a_wrong_declared_class_is_recorded_and_blocked_when_the_policy_says_so() {
         "tool_use_id": "t-e1", "tool_response": {"filePath": path, "originalFile": before}});
     let (reply, _) = hook(&ws, post.to_string().as_bytes());
     assert_eq!(reply, json!({}), "recorded only, by default");
-    let trace = ws
-        .events()
-        .into_iter()
-        .rev()
-        .find(|e| e.kind == "trace")
-        .unwrap();
+    let trace = last_trace(&ws);
     assert_eq!(trace.data["declared_matches"], false);
     assert!(
         trace.data["declared_mismatch"]
@@ -561,12 +561,7 @@ fn a_write_without_the_old_content_is_classified_from_the_text_of_the_last_trace
     let post = json!({"hook_event_name": "PostToolUse", "session_id": "s1", "cwd": ws.root(), "prompt_id": "p2",
         "tool_name": "Write", "tool_input": {"file_path": path, "content": v2}, "tool_use_id": "g2", "tool_response": {"type": "update"}});
     hook(&ws, post.to_string().as_bytes());
-    let trace = ws
-        .events()
-        .into_iter()
-        .rev()
-        .find(|e| e.kind == "trace")
-        .unwrap();
+    let trace = last_trace(&ws);
     assert_eq!(
         trace.data["classification"]["method"], "ast",
         "{}",
@@ -590,12 +585,7 @@ fn a_write_without_the_old_content_is_classified_from_the_text_of_the_last_trace
     post3["tool_use_id"] = json!("g3");
     post3["prompt_id"] = json!("p3");
     hook(&ws, post3.to_string().as_bytes());
-    let trace = ws
-        .events()
-        .into_iter()
-        .rev()
-        .find(|e| e.kind == "trace")
-        .unwrap();
+    let trace = last_trace(&ws);
     assert_eq!(
         trace.data["classification"]["method"], "text",
         "{}",
