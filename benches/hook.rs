@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 use intent_ledger::{Durability, Ledger, LedgerOptions, NewEvent, Workspace};
 use serde_json::{json, Value};
 
+#[path = "support/typescript.rs"]
+mod typescript;
+
 fn main() {
     let events: u64 = env("INTENT_BENCH_EVENTS", 1_000_000);
     let runs: usize = env("INTENT_BENCH_RUNS", 300) as usize;
@@ -30,6 +33,12 @@ fn main() {
     std::fs::create_dir_all(root.join("src/mod_7")).unwrap();
     let file = root.join("src/mod_7/big.ts");
     std::fs::write(&file, ts_file(500)).unwrap();
+    // A realistic module (classes, interfaces, arrow functions: ~30 bytes a line),
+    // besides the dense one above (one exported function on every line).
+    let real = root.join("src/mod_7/real.ts");
+    let real_before = typescript::generate(500);
+    let real_after = real_before.replacen("batchSize = 50", "batchSize = 64", 1);
+    std::fs::write(&real, &real_after).unwrap();
 
     let intent = env!("CARGO_BIN_EXE_intent");
     // First hook run rebuilds the state cache from the whole ledger (once per
@@ -87,8 +96,14 @@ fn main() {
     report("PreToolUse Write, durability never", runs, || {
         hook_with(intent, &root, &pre, "never");
     });
-    report("PostToolUse Write 500-line TS", runs, || {
+    report("PostToolUse Write 500 dense lines", runs, || {
         hook(intent, &root, &post);
+    });
+    let post_real = json!({"hook_event_name": "PostToolUse", "session_id": "bench", "cwd": root,
+        "tool_name": "Edit", "tool_input": {"file_path": real, "old_string": "batchSize = 50", "new_string": "batchSize = 64"}, "tool_use_id": "toolu_r",
+        "tool_response": {"filePath": real, "originalFile": real_before}});
+    report("PostToolUse Edit 500-line realistic TS", runs, || {
+        hook(intent, &root, &post_real);
     });
     report("UserPromptSubmit", runs, || {
         hook(intent, &root, &prompt);
