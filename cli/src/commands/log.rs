@@ -10,6 +10,7 @@ use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::config::Config;
+use crate::engine::context::clip;
 use crate::exit;
 
 /// Arguments of `intent log`.
@@ -76,7 +77,10 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
 /// One line per event: seq, time, kind, session, and the data's short fields.
 pub fn render(event: &Event) -> String {
     let ts = event.ts.get(..19).unwrap_or(&event.ts).replace('T', " ");
-    let session = event.session.as_deref().map_or("-".to_string(), short);
+    let session = event
+        .session
+        .as_deref()
+        .map_or("-".to_string(), |s| clip(s, 10));
     format!(
         "{:>6}  {}  {:<16} {:<10} {}",
         event.seq,
@@ -85,14 +89,6 @@ pub fn render(event: &Event) -> String {
         session,
         summarize(&event.data)
     )
-}
-
-fn short(text: &str) -> String {
-    if text.chars().count() > 10 {
-        text.chars().take(9).collect::<String>() + "…"
-    } else {
-        text.to_string()
-    }
 }
 
 /// Renders scalar fields as `key=value`, nested ones as `key={…}`, within ~100 chars.
@@ -104,7 +100,7 @@ fn summarize(data: &Value) -> String {
     for (key, value) in map {
         let rendered = match value {
             Value::String(s) if s.chars().count() > 48 => {
-                format!("{key}={:?}", s.chars().take(45).collect::<String>() + "…")
+                format!("{key}={:?}", clip(s, 46))
             }
             Value::String(s) => format!("{key}={s:?}"),
             Value::Object(_) => format!("{key}={{…}}"),
@@ -113,9 +109,5 @@ fn summarize(data: &Value) -> String {
         };
         parts.push(rendered);
     }
-    let mut line = parts.join(" ");
-    if line.chars().count() > 110 {
-        line = line.chars().take(109).collect::<String>() + "…";
-    }
-    line
+    clip(&parts.join(" "), 110)
 }

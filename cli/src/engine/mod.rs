@@ -131,7 +131,7 @@ impl Engine {
         let path = self.workspace.ledger_path();
         for line in ReverseLineReader::open(&path)?.take(20_000) {
             let line = line?;
-            if memchr_find(&line.bytes, needle.as_bytes()) {
+            if memchr::memmem::find(&line.bytes, needle.as_bytes()).is_some() {
                 let event = line.parse(&path)?;
                 if event.kind == kinds::TOOL_PRE {
                     return Ok(event.session);
@@ -180,10 +180,6 @@ impl Engine {
             Ok(result)
         })
     }
-}
-
-fn memchr_find(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 /// One event's work, inside the ledger transaction.
