@@ -1,8 +1,12 @@
 //! Projections rebuilt from the Intent Ledger event log, and the queries over them.
 //!
-//! Today this crate holds the event filter behind `intent log`; the state, block
-//! lineage and search projections arrive with the query-engine issue.
+//! Every projection is derived data under `.orchestration/.cache/` (or, for
+//! `intent_map.md`, next to the ledger), stamped with the ledger line it reflects
+//! and caught up from there; see [`projection`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod log;
+pub mod projection;
+
+pub use projection::{CatchUp, NoProgress, Progress, QueryError, Result, Stamp};

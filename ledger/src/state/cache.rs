@@ -2,13 +2,11 @@
 //! up under the ledger lock.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{BlockIdentity, HookState, Shards, Stamp, STATE_VERSION};
+use super::{BlockIdentity, HookState, Shards, STATE_VERSION};
 use crate::error::{LedgerError, Result};
 use crate::writer::Transaction;
 
@@ -39,7 +37,7 @@ impl StateCache {
         let usable = cached.filter(|state| {
             state.version == STATE_VERSION
                 && state.stamp.end <= tx.end()
-                && stamp_matches(tx.path(), &state.stamp)
+                && state.stamp.matches(tx.path())
         });
         match usable {
             Some(mut state) => {
@@ -195,20 +193,4 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let bytes = serde_json::to_vec(value).expect("serialize cache");
     std::fs::write(&tmp, bytes).map_err(|e| LedgerError::io(&tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| LedgerError::io(path, e))
-}
-
-/// Returns whether the ledger line ending at `stamp.end` still has `stamp.h`.
-fn stamp_matches(ledger: &Path, stamp: &Stamp) -> bool {
-    if stamp.seq == 0 {
-        return stamp.end == 0;
-    }
-    // A line ends with `"h":"<64 hex>"}\n`: the hash sits 67..3 bytes before `end`.
-    if stamp.end < 67 {
-        return false;
-    }
-    let Ok(file) = File::open(ledger) else {
-        return false;
-    };
-    let mut h = [0u8; 64];
-    file.read_exact_at(&mut h, stamp.end - 67).is_ok() && h == stamp.h.as_bytes()
 }

@@ -58,6 +58,27 @@ pub struct Stamp {
     pub end: u64,
 }
 
+impl Stamp {
+    /// Returns whether the ledger line ending at `end` still has `h`: O(1), one read.
+    /// A mismatch means the ledger was replaced or rewritten and the projection
+    /// stamped with this must be rebuilt.
+    pub fn matches(&self, ledger: &std::path::Path) -> bool {
+        use std::os::unix::fs::FileExt;
+        if self.seq == 0 {
+            return self.end == 0;
+        }
+        // A line ends with `"h":"<64 hex>"}\n`: the hash sits 67..3 bytes before `end`.
+        if self.end < 67 {
+            return false;
+        }
+        let Ok(file) = std::fs::File::open(ledger) else {
+            return false;
+        };
+        let mut h = [0u8; 64];
+        file.read_exact_at(&mut h, self.end - 67).is_ok() && h == self.h.as_bytes()
+    }
+}
+
 /// What the hook state knows about one session.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionState {
