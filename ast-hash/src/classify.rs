@@ -8,6 +8,7 @@ use crate::hash::Hash128;
 use crate::lang::language_for_path;
 use crate::matching::{match_blocks, BlockMatch, BlockRef};
 use crate::model::{FileAnalysis, ParseError, SourceFile};
+use crate::prepared::Prepared;
 use crate::report::{api_changes, evolution_reason, ApiChange};
 use crate::text::{self, TextRule};
 use crate::units::{surfaces, units, Unit};
@@ -153,31 +154,51 @@ pub struct TurnAnalysis {
 /// `after` as they are (a deleted file is absent). Both sides must cover the same
 /// files so that cross-file moves and renames are seen.
 pub fn analyze_turn(before: &[SourceFile], after: &[SourceFile]) -> TurnAnalysis {
+    analyze_turn_with(before, after, &Prepared::default())
+}
+
+/// [`analyze_turn`], taking the analyses already in `prepared` (same path and text)
+/// instead of parsing those files again. The result is the same either way.
+pub fn analyze_turn_with(
+    before: &[SourceFile],
+    after: &[SourceFile],
+    prepared: &Prepared,
+) -> TurnAnalysis {
     let mut trees = HashMap::new();
     let before: Vec<FileAnalysis> = before
         .iter()
-        .map(|file| match language_for_path(&file.path) {
-            Some(spec) => {
-                let (analysis, tree) = walk::analyze_with(spec, &file.path, &file.text, None);
-                if let Some(tree) = tree {
-                    trees.insert(file.path.as_str(), (tree, file.text.as_str()));
-                }
-                analysis
+        .map(|file| {
+            if let Some(done) = prepared.get(file) {
+                return done.clone();
             }
-            None => analyze(file),
+            match language_for_path(&file.path) {
+                Some(spec) => {
+                    let (analysis, tree) = walk::analyze_with(spec, &file.path, &file.text, None);
+                    if let Some(tree) = tree {
+                        trees.insert(file.path.as_str(), (tree, file.text.as_str()));
+                    }
+                    analysis
+                }
+                None => analyze(file),
+            }
         })
         .collect();
     // A file edited in place re-parses incrementally from its previous tree.
     let after: Vec<FileAnalysis> = after
         .iter()
-        .map(|file| match language_for_path(&file.path) {
-            Some(spec) => {
-                let previous = trees
-                    .get(file.path.as_str())
-                    .map(|(tree, text)| (tree, *text));
-                walk::analyze_with(spec, &file.path, &file.text, previous).0
+        .map(|file| {
+            if let Some(done) = prepared.get(file) {
+                return done.clone();
             }
-            None => analyze(file),
+            match language_for_path(&file.path) {
+                Some(spec) => {
+                    let previous = trees
+                        .get(file.path.as_str())
+                        .map(|(tree, text)| (tree, *text));
+                    walk::analyze_with(spec, &file.path, &file.text, previous).0
+                }
+                None => analyze(file),
+            }
         })
         .collect();
     let matches = match_blocks(&before, &after);

@@ -128,6 +128,7 @@ mod hash;
 pub mod lang;
 pub mod matching;
 mod model;
+mod prepared;
 mod report;
 mod scope;
 mod text;
@@ -137,13 +138,14 @@ mod walk;
 use serde::{Serialize, Serializer};
 
 pub use classify::{
-    analyze_turn, classify, classify_analyses, BlockMove, Classification, FileParseErrors, Method,
-    RefactorKind, Side, TextRuling, TurnAnalysis,
+    analyze_turn, analyze_turn_with, classify, classify_analyses, BlockMove, Classification,
+    FileParseErrors, Method, RefactorKind, Side, TextRuling, TurnAnalysis,
 };
 pub use hash::Hash128;
 pub use lang::{language_for_path, BlockKind};
 pub use matching::{match_blocks, BlockMatch, BlockRef, LineageEvent, MatchedBy};
 pub use model::{Block, BlockHashes, FileAnalysis, Lines, ParseError, ParseErrorKind, SourceFile};
+pub use prepared::Prepared;
 pub use report::{declared_mismatch, ApiChange, ApiChangeKind};
 pub use text::TextRule;
 

@@ -6,7 +6,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use intent_ast_hash::{analyze, analyze_turn, MutationClass, SourceFile};
+use intent_ast_hash::{
+    analyze, analyze_turn, analyze_turn_with, MutationClass, Prepared, SourceFile,
+};
 
 const MIN_PRECISION: f64 = 0.97;
 
@@ -64,10 +66,11 @@ fn label(dir: &Path) -> Case {
 #[test]
 fn corpus_precision_of_ast_refactor() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    if !root.is_dir() {
-        eprintln!("tests/corpus does not exist yet: skipping");
-        return;
-    }
+    assert!(
+        root.is_dir(),
+        "the labelled corpus {} is missing",
+        root.display()
+    );
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -85,6 +88,15 @@ fn corpus_precision_of_ast_refactor() {
             read_tree(&dir.join("after")),
         );
         let turn = analyze_turn(&before, &after);
+        // Analyses made ahead, in parallel (as the hook does), change nothing.
+        let both: Vec<SourceFile> = before.iter().chain(&after).cloned().collect();
+        let prepared = analyze_turn_with(&before, &after, &Prepared::analyze(&both));
+        assert_eq!(
+            serde_json::to_value(&prepared).unwrap(),
+            serde_json::to_value(&turn).unwrap(),
+            "{}: prepared analyses differ from the turn's own",
+            case.name
+        );
         for (file, analysis) in after.iter().zip(&turn.after) {
             // Files edited in place were parsed incrementally: same result as fresh.
             let fresh = analyze(file);

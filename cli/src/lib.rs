@@ -10,6 +10,7 @@ pub mod config;
 pub mod engine;
 pub mod exit;
 pub mod mcp;
+mod progress;
 
 use clap::{Parser, Subcommand};
 
@@ -41,8 +42,21 @@ pub enum Command {
     Append(commands::append::AppendArgs),
     /// Print events, optionally filtered.
     Log(commands::log::LogArgs),
+    /// Export the ledger in an interchange format (agent-trace: Agent Trace v0.1.0).
+    Export(commands::export::ExportArgs),
+    /// Search intents, traces, prompts, gate decisions and lessons.
+    Search(commands::search::SearchArgs),
     /// Check the whole ledger: seq continuity, prev links and every hash.
     Verify(commands::verify::VerifyArgs),
+    /// Why was this line changed? The history of the block holding PATH:LINE (or
+    /// PATH::Symbol) through moves and renames, with intents and prompts.
+    Why(commands::why::WhyArgs),
+    /// Every line of a file with its block and latest intent (git blame, by intent).
+    Blame(commands::why::BlameArgs),
+    /// Rebuild projections (state, blocks, search, map) from the ledger alone.
+    Rebuild(commands::rebuild::RebuildArgs),
+    /// Write .orchestration/intent_map.md: per intent, the files and blocks it changed.
+    Map(commands::rebuild::MapArgs),
     /// Answer one agent hook (payload on stdin, native reply on stdout).
     Hook(commands::hook::HookArgs),
     /// Classify a change (files or directories) as AST_REFACTOR or INTENT_EVOLUTION.
@@ -71,7 +85,13 @@ pub fn run() -> i32 {
         Command::Validate(args) => commands::validate::run(&config, args),
         Command::Append(args) => commands::append::run(&config, args),
         Command::Log(args) => commands::log::run(&config, args),
+        Command::Export(args) => commands::export::run(&config, args),
+        Command::Search(args) => commands::search::run(&config, args),
         Command::Verify(args) => commands::verify::run(&config, args),
+        Command::Why(args) => commands::why::run_why(&config, args),
+        Command::Blame(args) => commands::why::run_blame(&config, args),
+        Command::Rebuild(args) => commands::rebuild::run(&config, args),
+        Command::Map(args) => commands::rebuild::run_map(&config, args),
         Command::Demo(args) => commands::demo::run(&config, args),
         Command::Hook(args) => commands::hook::run(&config, args),
         Command::Select(args) => commands::select::run(&config, args),

@@ -6,7 +6,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod export;
+pub mod intents;
+pub mod lineage;
 pub mod log;
+pub mod map;
 pub mod projection;
+pub mod search;
+pub mod why;
 
 pub use projection::{CatchUp, NoProgress, Progress, QueryError, Result, Stamp};

@@ -136,3 +136,75 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(&tmp, bytes).map_err(|e| QueryError::io(&tmp, e))?;
     std::fs::rename(&tmp, path).map_err(|e| QueryError::io(path, e))
 }
+
+/// Like [`scan`], but parses only lines whose kind is one of `kinds` (found in the
+/// line's fixed envelope without parsing it); every line still advances the stamp.
+/// `apply` gets the event and its line's byte offset.
+pub fn scan_kinds(
+    ledger: &Path,
+    from: u64,
+    kinds: &[&str],
+    what: &str,
+    progress: &dyn Progress,
+    mut apply: impl FnMut(&Event, u64) -> Result<()>,
+) -> Result<Option<Stamp>> {
+    let total = std::fs::metadata(ledger)
+        .map_err(|e| QueryError::io(ledger, e))?
+        .len()
+        .saturating_sub(from);
+    progress.start(what, total);
+    let mut last = None;
+    let mut pending = 0u64;
+    for line in LineReader::open_at(ledger, from)? {
+        let line = line?;
+        let len = line.bytes.len() as u64 + 1;
+        let view = intent_ledger::line::inspect(&line.bytes).map_err(|reason| {
+            LedgerError::Corruption {
+                path: ledger.to_path_buf(),
+                seq: 0,
+                offset: line.offset,
+                reason: reason.to_string(),
+            }
+        })?;
+        if kinds.contains(&kind_of(&line.bytes)) {
+            apply(&line.parse(ledger)?, line.offset)?;
+        }
+        last = Some(Stamp {
+            seq: view.seq,
+            h: String::from_utf8_lossy(view.h).into_owned(),
+            end: line.offset + len,
+        });
+        pending += len;
+        if pending >= 1 << 20 {
+            progress.advance(pending);
+            pending = 0;
+        }
+    }
+    progress.advance(pending);
+    progress.finish();
+    Ok(last)
+}
+
+/// The `kind` of a ledger line, read from its envelope (`""` when not found).
+pub fn kind_of(line: &[u8]) -> &str {
+    const KEY: &[u8] = br#","kind":""#;
+    let head = &line[..line.len().min(256)];
+    let Some(at) = memchr::memmem::find(head, KEY) else {
+        return "";
+    };
+    let rest = &head[at + KEY.len()..];
+    let end = memchr::memchr(b'"', rest).unwrap_or(0);
+    std::str::from_utf8(&rest[..end]).unwrap_or("")
+}
+
+/// Reads and parses the ledger line starting at `offset` (an offset a projection
+/// recorded): one seek, one line, whatever the ledger's size.
+pub fn read_event_at(ledger: &Path, offset: u64) -> Result<Event> {
+    match LineReader::open_at(ledger, offset)?.next() {
+        Some(line) => Ok(line?.parse(ledger)?),
+        None => Err(QueryError::Invalid(format!(
+            "{} has no line at byte {offset}: run `intent rebuild`",
+            ledger.display()
+        ))),
+    }
+}

@@ -10,8 +10,10 @@ mod test_claude_harness;
 mod test_cli;
 mod test_concurrency;
 mod test_crash;
+mod test_export;
 mod test_hook;
 mod test_mcp;
+mod test_search;
 
 #[test]
 fn every_test_file_is_registered() {

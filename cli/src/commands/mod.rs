@@ -3,10 +3,14 @@
 pub mod append;
 pub mod classify;
 pub mod demo;
+pub mod export;
 pub mod hook;
 pub mod init;
 pub mod log;
 pub mod mcp;
+pub mod rebuild;
+pub mod search;
 pub mod select;
 pub mod validate;
 pub mod verify;
+pub mod why;

@@ -9,7 +9,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use intent_ast_hash::{analyze_turn, BlockMatch, LineageEvent, SourceFile, TurnAnalysis};
+use intent_ast_hash::{
+    analyze_turn_with, BlockMatch, LineageEvent, Prepared, SourceFile, TurnAnalysis,
+};
+use intent_ledger::gate::{self, Action};
+
+use super::{HookEvent, Phase};
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
 
@@ -53,6 +58,61 @@ pub fn forget_turns(workspace: &Workspace, session: &str, keep_turn: Option<&str
     }
 }
 
+/// Analyses of a write's old and new text, started on another core as soon as the
+/// payload is read, so parsing overlaps the state load and the ledger work.
+pub type Prefetch = std::thread::JoinHandle<Prepared>;
+
+/// Starts analyzing the files a PostToolUse write touched: the new text from disk
+/// and, for a single file, the old text the front-end sent. `None` for any other
+/// event. The analyses are only used when path and text match exactly.
+pub fn prefetch(root: &Path, event: &HookEvent) -> Option<Prefetch> {
+    if event.phase != Phase::PostTool {
+        return None;
+    }
+    let tool = event.tool.as_ref()?;
+    let Action::Write { paths, .. } = &tool.action else {
+        return None;
+    };
+    let original = match paths.as_slice() {
+        [_] => tool
+            .response
+            .as_ref()
+            .and_then(|r| r.get("originalFile"))
+            .and_then(Value::as_str)
+            .filter(|t| t.len() <= MAX_AST_BYTES)
+            .map(str::to_string),
+        _ => None,
+    };
+    let (root, paths) = (root.to_path_buf(), paths.clone());
+    let cwd = event.cwd.clone().unwrap_or_else(|| root.clone());
+    std::thread::Builder::new()
+        .name("ast-prefetch".into())
+        .spawn(move || {
+            let mut files = Vec::new();
+            for raw in paths.iter().take(8) {
+                let Ok(rel) = gate::workspace_relative(&root, &cwd, raw) else {
+                    continue;
+                };
+                if intent_ast_hash::language_for_path(&rel).is_none() {
+                    continue;
+                }
+                if let Some(old) = &original {
+                    files.push(SourceFile::new(rel.clone(), old.clone()));
+                }
+                match std::fs::read(root.join(&rel)) {
+                    Ok(bytes) if bytes.len() <= MAX_AST_BYTES => {
+                        if let Ok(text) = String::from_utf8(bytes) {
+                            files.push(SourceFile::new(rel, text));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Prepared::analyze(&files)
+        })
+        .ok()
+}
+
 /// The AST part of a trace: the turn-level classification and this file's blocks.
 #[derive(Debug, Clone)]
 pub struct AstTrace {
@@ -87,6 +147,7 @@ pub fn classify_write(
     session: &str,
     turn: &str,
     file: WrittenFile<'_>,
+    prepared: &Prepared,
 ) -> Option<AstTrace> {
     let WrittenFile {
         rel,
@@ -131,7 +192,7 @@ pub fn classify_write(
             Err(_) => {} // deleted in this turn
         }
     }
-    let analysis = analyze_turn(&before_files, &after_files);
+    let analysis = analyze_turn_with(&before_files, &after_files, prepared);
     Some(summarize(&analysis, rel, files.len(), declared))
 }
 

@@ -75,7 +75,11 @@ impl Engine {
 
     /// Handles one event: records it and answers.
     pub fn handle(&self, event: &HookEvent) -> anyhow::Result<Reply> {
-        self.with_turn(event.front_end, |turn| turn.handle(event))
+        let prefetch = ast::prefetch(&self.root, event);
+        self.with_turn(event.front_end, |turn| {
+            turn.prefetch = prefetch;
+            turn.handle(event)
+        })
     }
 
     /// Selects an intent for a session from outside a front-end (`intent select`).
@@ -172,6 +176,7 @@ impl Engine {
                 source,
                 front_end,
                 session: String::new(),
+                prefetch: None,
             };
             let result = work(&mut turn)?;
             let Turn { tx, mut state, .. } = turn;
@@ -192,6 +197,8 @@ struct Turn<'e, 't> {
     source: String,
     front_end: FrontEnd,
     session: String,
+    /// Analyses of the written files, started before the transaction (post only).
+    prefetch: Option<ast::Prefetch>,
 }
 
 impl Turn<'_, '_> {

@@ -105,6 +105,10 @@ impl Turn<'_, '_> {
             .or_else(|| tool.use_id.clone())
             .unwrap_or_default();
         let mut block_reason = None;
+        let prepared = match self.prefetch.take() {
+            Some(started) if !traces.is_empty() => started.join().unwrap_or_default(),
+            _ => Default::default(),
+        };
         for (file, before, existed) in &traces {
             let mut data = file.to_json();
             let declared = tool.declared_mutation_class.as_deref();
@@ -119,6 +123,7 @@ impl Turn<'_, '_> {
                     existed: *existed,
                     declared,
                 },
+                &prepared,
             );
             data["intent_id"] = json!(active);
             data["tool"] = json!(tool.action.tool());

@@ -1,0 +1,121 @@
+//! `intent rebuild` and `intent map`: projections from the ledger alone.
+
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use intent_query::intents::IntentState;
+use intent_query::lineage::Lineage;
+use intent_query::{map, search};
+use serde_json::json;
+
+use crate::config::Config;
+use crate::exit;
+use crate::progress::TerminalProgress;
+
+/// One projection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Only {
+    /// Intent state (specs, statuses, sessions, files per intent).
+    State,
+    /// Block lineage.
+    Blocks,
+    /// The tantivy search index.
+    Search,
+    /// `intent_map.md` (needs state and blocks, which are caught up first).
+    Map,
+}
+
+/// Arguments of `intent rebuild`.
+#[derive(Debug, Args)]
+pub struct RebuildArgs {
+    /// Rebuild only these projections (repeatable or comma-separated); default all.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub only: Vec<Only>,
+}
+
+/// Arguments of `intent map`.
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// Also print the map.
+    #[arg(long)]
+    pub stdout: bool,
+}
+
+/// Discards the chosen projections and builds them again from the ledger.
+pub fn run(config: &Config, args: RebuildArgs) -> anyhow::Result<u8> {
+    let ws = &config.workspace;
+    if !ws.ledger_path().exists() {
+        anyhow::bail!(
+            "no ledger at {}; run `intent init` first or pass --workspace DIR",
+            ws.ledger_path().display()
+        );
+    }
+    let all = args.only.is_empty();
+    let wants = |o: Only| all || args.only.contains(&o);
+    let progress = TerminalProgress::new();
+    let mut report = Vec::new();
+    let mut timed = |name: &str, work: &mut dyn FnMut() -> anyhow::Result<u64>| {
+        let started = Instant::now();
+        let applied = work()?;
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        report
+            .push(json!({"projection": name, "events": applied, "ms": (ms * 10.0).round() / 10.0}));
+        anyhow::Ok(())
+    };
+    if wants(Only::State) {
+        timed("state", &mut || {
+            Ok(IntentState::rebuild(ws, &progress)?.1.applied)
+        })?;
+    }
+    if wants(Only::Blocks) {
+        timed("blocks", &mut || {
+            Ok(Lineage::rebuild(ws, &progress)?.applied)
+        })?;
+    }
+    if wants(Only::Search) {
+        timed(
+            "search",
+            &mut || Ok(search::rebuild(ws, &progress)?.applied),
+        )?;
+    }
+    if wants(Only::Map) {
+        timed("map", &mut || {
+            map::regenerate(ws)?;
+            Ok(0)
+        })?;
+    }
+    if config.json() {
+        println!("{}", json!({ "rebuilt": report }));
+    } else {
+        for r in &report {
+            println!(
+                "rebuilt {:<7} {:>9} events  {:>9.1} ms",
+                r["projection"].as_str().unwrap_or(""),
+                r["events"],
+                r["ms"].as_f64().unwrap_or(0.0)
+            );
+        }
+    }
+    Ok(exit::OK)
+}
+
+/// Writes `intent_map.md` (catching the projections up first).
+pub fn run_map(config: &Config, args: MapArgs) -> anyhow::Result<u8> {
+    let ws = &config.workspace;
+    if !ws.ledger_path().exists() {
+        anyhow::bail!(
+            "no ledger at {}; run `intent init` first or pass --workspace DIR",
+            ws.ledger_path().display()
+        );
+    }
+    let text = map::regenerate(ws)?;
+    let path = map::path(ws);
+    if config.json() {
+        println!("{}", json!({"path": path, "bytes": text.len()}));
+    } else if args.stdout {
+        print!("{text}");
+    } else {
+        println!("wrote {}", path.display());
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,166 @@
+//! `intent why PATH:LINE | PATH::Symbol` and `intent blame PATH`.
+
+use std::fmt::Write as _;
+
+use clap::Args;
+use intent_query::why::{blame, why, BlameAnswer, Target, WhyAnswer};
+
+use crate::config::Config;
+use crate::engine::context::clip;
+use crate::exit;
+
+/// Arguments of `intent why`.
+#[derive(Debug, Args)]
+pub struct WhyArgs {
+    /// `PATH:LINE` (src/auth/jwt.ts:12) or `PATH::Symbol` (src/auth/jwt.ts::verify).
+    pub target: String,
+}
+
+/// Arguments of `intent blame`.
+#[derive(Debug, Args)]
+pub struct BlameArgs {
+    /// The file, relative to the current directory or absolute.
+    pub path: String,
+}
+
+fn require_ledger(config: &Config) -> anyhow::Result<()> {
+    let path = config.workspace.ledger_path();
+    if !path.exists() {
+        anyhow::bail!(
+            "no ledger at {}; run `intent init` first or pass --workspace DIR",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Prints the history of the block holding a line (or of a named block).
+pub fn run_why(config: &Config, args: WhyArgs) -> anyhow::Result<u8> {
+    require_ledger(config)?;
+    let target = Target::parse(&args.target)?;
+    let answer = why(&config.workspace, &target)?;
+    if config.json() {
+        println!("{}", serde_json::to_string_pretty(&answer)?);
+    } else {
+        print!("{}", render_why(&answer));
+    }
+    Ok(exit::OK)
+}
+
+/// The text form of a `why` answer.
+pub fn render_why(a: &WhyAnswer) -> String {
+    let mut out = String::new();
+    match &a.block {
+        Some(b) => {
+            let _ = writeln!(
+                out,
+                "{}:{} is in {} `{}` (lines {}–{}, block {})",
+                a.path,
+                a.line,
+                b.kind,
+                b.name,
+                b.start_line,
+                b.end_line,
+                &b.id[..b.id.len().min(12)]
+            );
+        }
+        None => {
+            let _ = writeln!(out, "{}:{} is in no traced block", a.path, a.line);
+        }
+    }
+    if a.outside_ledger {
+        out.push_str("  ! changed outside the ledger since its last trace\n");
+    }
+    if let Some(note) = &a.note {
+        let _ = writeln!(out, "  ({note})");
+    }
+    if a.history.is_empty() {
+        out.push_str("  no recorded change\n");
+    }
+    for h in &a.history {
+        let mut what = h.event.clone();
+        if let Some(from) = &h.from_path {
+            let _ = write!(what, " from {from}");
+        }
+        if let Some(from) = &h.from_name {
+            let _ = write!(what, " (was `{from}`)");
+        }
+        let _ = writeln!(
+            out,
+            "  #{:<6} {}  {:<10} {} {}  [{}]",
+            h.seq,
+            h.ts.get(..19).unwrap_or(&h.ts).replace('T', " "),
+            what,
+            h.intent_id.as_deref().unwrap_or("(no intent)"),
+            h.intent_name
+                .as_deref()
+                .map(|n| format!("“{n}”"))
+                .unwrap_or_default(),
+            h.mutation_class.as_deref().unwrap_or("?"),
+        );
+        let _ = writeln!(
+            out,
+            "           {}  session {}  {}  {}",
+            h.path,
+            h.session
+                .as_deref()
+                .map_or("-".to_string(), |s| clip(s, 12)),
+            h.model.as_deref().unwrap_or("model unknown"),
+            h.front_end.as_deref().unwrap_or(""),
+        );
+        if let Some(prompt) = &h.prompt {
+            let _ = writeln!(out, "           prompt: {}", clip(prompt, 100));
+        }
+        if let Some(reason) = &h.reason {
+            let _ = writeln!(out, "           why: {}", clip(reason, 100));
+        }
+    }
+    for intent in &a.intents {
+        if intent.constraints.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "  {} constraints:", intent.id);
+        for c in &intent.constraints {
+            let _ = writeln!(out, "    - {c}");
+        }
+    }
+    out
+}
+
+/// Prints every line of a file with its block and latest intent.
+pub fn run_blame(config: &Config, args: BlameArgs) -> anyhow::Result<u8> {
+    require_ledger(config)?;
+    let answer = blame(&config.workspace, &args.path)?;
+    if config.json() {
+        println!("{}", serde_json::to_string_pretty(&answer)?);
+    } else {
+        print!("{}", render_blame(&answer));
+    }
+    Ok(exit::OK)
+}
+
+/// The text form of a `blame` answer: intent, seq, block, line number, text.
+pub fn render_blame(a: &BlameAnswer) -> String {
+    let mut out = String::new();
+    for l in &a.lines {
+        let intent = l.intent_id.as_deref().unwrap_or("-");
+        let seq = l.seq.map_or(String::new(), |s| format!("#{s}"));
+        let block = l
+            .block
+            .as_ref()
+            .map_or(String::new(), |b| clip(&b.name, 18));
+        let mark = if l.outside_ledger { "!" } else { " " };
+        let _ = writeln!(
+            out,
+            "{intent:<9} {seq:<7} {block:<18}{mark}{:>5} | {}",
+            l.line, l.text
+        );
+    }
+    for (id, name) in &a.intents {
+        let _ = writeln!(out, "{id}: {name}");
+    }
+    if a.lines.iter().any(|l| l.outside_ledger) {
+        out.push_str("! changed outside the ledger since the last trace\n");
+    }
+    out
+}

@@ -1,0 +1,230 @@
+//! The intent-state projection: specs as of any seq, status history, the active
+//! intent of each session and the files each intent touched, in
+//! `.orchestration/.cache/intents.json`. (Blocks an intent touched come from the
+//! lineage projection, which holds every block's history.)
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use intent_ledger::{kinds, Event, Workspace};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::projection::{
+    resume_point, scan_kinds, write_atomic, CatchUp, Progress, QueryError, Result, Stamp,
+};
+
+const VERSION: u32 = 1;
+
+/// One intent as the newest spec snapshot states it, plus what the ledger adds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct IntentRecord {
+    /// `INT-001`.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Status as written in the spec (`IN_PROGRESS`, `DONE`, …).
+    pub status: String,
+    /// Description.
+    pub description: String,
+    /// Constraints.
+    pub constraints: Vec<String>,
+    /// Acceptance criteria.
+    pub acceptance_criteria: Vec<String>,
+    /// Whether the newest snapshot still lists it.
+    pub in_spec: bool,
+    /// `(seq, status)` each time the status changed, oldest first.
+    pub status_history: Vec<(u64, String)>,
+    /// Paths traced under this intent.
+    pub files: BTreeSet<String>,
+    /// Traces recorded under it.
+    pub traces: u64,
+}
+
+/// The projection.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct IntentState {
+    version: u32,
+    /// The ledger line it reflects.
+    pub stamp: Stamp,
+    /// `(seq, offset)` of every `intent.spec` snapshot, oldest first.
+    pub snapshots: Vec<(u64, u64)>,
+    /// Intents by id.
+    pub intents: BTreeMap<String, IntentRecord>,
+    /// Active intent per session (`None` after it was cleared).
+    pub sessions: BTreeMap<String, Option<String>>,
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+impl IntentState {
+    /// Brings the projection up to date (rebuilding on a stamp mismatch).
+    pub fn catch_up(
+        workspace: &Workspace,
+        progress: &dyn Progress,
+    ) -> Result<(IntentState, CatchUp)> {
+        Self::update(workspace, progress, false)
+    }
+
+    /// Builds the projection again from the ledger alone.
+    pub fn rebuild(
+        workspace: &Workspace,
+        progress: &dyn Progress,
+    ) -> Result<(IntentState, CatchUp)> {
+        Self::update(workspace, progress, true)
+    }
+
+    fn update(
+        workspace: &Workspace,
+        progress: &dyn Progress,
+        force: bool,
+    ) -> Result<(IntentState, CatchUp)> {
+        let path = workspace.cache_dir().join("intents.json");
+        let ledger = workspace.ledger_path();
+        let stored: Option<IntentState> = (!force)
+            .then(|| std::fs::read(&path).ok())
+            .flatten()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .filter(|s: &IntentState| s.version == VERSION);
+        let from = resume_point(&ledger, stored.as_ref().map(|s| &s.stamp));
+        let mut state = match (from, stored) {
+            (Some(_), Some(state)) => state,
+            _ => IntentState {
+                version: VERSION,
+                ..IntentState::default()
+            },
+        };
+        if !ledger.exists() {
+            return Ok((state, CatchUp::default()));
+        }
+        let mut applied = 0;
+        let kinds = [
+            kinds::INTENT_SPEC,
+            kinds::INTENT_SELECTED,
+            kinds::INTENT_CLEARED,
+            kinds::INTENT_STATUS,
+            kinds::TRACE,
+        ];
+        let stamp = scan_kinds(
+            &ledger,
+            from.unwrap_or(0),
+            &kinds,
+            "intents",
+            progress,
+            |event, offset| {
+                state.apply(event, offset);
+                applied += 1;
+                Ok(())
+            },
+        )?;
+        if let Some(stamp) = stamp {
+            state.stamp = stamp;
+            let bytes = serde_json::to_vec(&state).expect("intent state serializes");
+            write_atomic(&path, &bytes)?;
+        }
+        Ok((
+            state,
+            CatchUp {
+                from_scratch: from.is_none(),
+                applied,
+            },
+        ))
+    }
+
+    fn apply(&mut self, event: &Event, offset: u64) {
+        let data = &event.data;
+        match event.kind.as_str() {
+            kinds::INTENT_SPEC => {
+                self.snapshots.push((event.seq, offset));
+                let listed = data["spec"]["active_intents"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                let mut seen = BTreeSet::new();
+                for spec in &listed {
+                    let Some(id) = spec["id"].as_str() else {
+                        continue;
+                    };
+                    seen.insert(id.to_string());
+                    let record = self.intents.entry(id.to_string()).or_default();
+                    record.id = id.to_string();
+                    record.in_spec = true;
+                    record.name = spec["name"].as_str().unwrap_or_default().to_string();
+                    record.description =
+                        spec["description"].as_str().unwrap_or_default().to_string();
+                    record.constraints = strings(&spec["constraints"]);
+                    record.acceptance_criteria = strings(&spec["acceptance_criteria"]);
+                    let status = spec["status"].as_str().unwrap_or_default().to_string();
+                    if record.status != status {
+                        record.status_history.push((event.seq, status.clone()));
+                        record.status = status;
+                    }
+                }
+                for (id, record) in &mut self.intents {
+                    if !seen.contains(id) {
+                        record.in_spec = false;
+                    }
+                }
+            }
+            kinds::INTENT_STATUS => {
+                if let (Some(id), Some(status)) =
+                    (data["intent_id"].as_str(), data["status"].as_str())
+                {
+                    let record = self.intents.entry(id.to_string()).or_default();
+                    record.id = id.to_string();
+                    if record.status != status {
+                        record.status_history.push((event.seq, status.to_string()));
+                        record.status = status.to_string();
+                    }
+                }
+            }
+            kinds::INTENT_SELECTED | kinds::INTENT_CLEARED => {
+                if let Some(session) = &event.session {
+                    let active = (event.kind == kinds::INTENT_SELECTED)
+                        .then(|| data["intent_id"].as_str().map(str::to_string))
+                        .flatten();
+                    self.sessions.insert(session.clone(), active);
+                }
+            }
+            kinds::TRACE => {
+                if let (Some(id), Some(path)) = (data["intent_id"].as_str(), data["path"].as_str())
+                {
+                    let record = self.intents.entry(id.to_string()).or_default();
+                    record.id = id.to_string();
+                    record.files.insert(path.to_string());
+                    record.traces += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Returns the offset of the newest spec snapshot at or before `seq`.
+    pub fn snapshot_at(&self, seq: u64) -> Option<u64> {
+        let at = self.snapshots.partition_point(|(s, _)| *s <= seq);
+        at.checked_sub(1).map(|i| self.snapshots[i].1)
+    }
+}
+
+/// Reads the `intent.spec` snapshot in force at `seq` (the specs as of that event).
+pub fn specs_at(workspace: &Workspace, state: &IntentState, seq: u64) -> Result<Option<Value>> {
+    let Some(offset) = state.snapshot_at(seq) else {
+        return Ok(None);
+    };
+    let event = crate::projection::read_event_at(&workspace.ledger_path(), offset)?;
+    Ok(Some(event.data["spec"].clone()))
+}
+
+impl From<serde_json::Error> for QueryError {
+    fn from(e: serde_json::Error) -> Self {
+        QueryError::Invalid(format!("unreadable projection: {e}"))
+    }
+}

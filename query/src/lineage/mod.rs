@@ -1,0 +1,212 @@
+//! The block-lineage projection: every AST block ever traced, its stable identity,
+//! its lineage events and its current location, one shard per path under
+//! `.orchestration/.cache/lineage/`.
+//!
+//! `core.json` holds the stamp and, per session, the offset of its latest prompt
+//! (so a trace knows the prompt that led to it). Shards are written before the core;
+//! a `dirty` marker written first and removed last makes a crash in between visible,
+//! and the next catch-up then rebuilds instead of applying events twice.
+
+mod model;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use intent_ledger::{kinds, Workspace};
+use serde::{Deserialize, Serialize};
+
+use model::{apply_trace, Shards, TraceFacts};
+pub use model::{BlockState, Change, FileLineage, TraceRef};
+
+use crate::projection::{
+    resume_point, scan_kinds, write_atomic, CatchUp, Progress, QueryError, Result, Stamp,
+};
+
+/// Bump when the stored shape changes: an older cache is then rebuilt.
+const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Core {
+    version: u32,
+    stamp: Stamp,
+    /// Offset of each session's latest `prompt` event.
+    prompts: BTreeMap<String, u64>,
+}
+
+/// The lineage projection of one workspace.
+#[derive(Debug)]
+pub struct Lineage {
+    dir: PathBuf,
+    core: Core,
+    shards: HashMap<String, FileLineage>,
+    dirty: BTreeSet<String>,
+    /// Whether shards are loaded on demand from disk (false during a full rebuild).
+    from_disk: bool,
+}
+
+/// The directory of the projection.
+pub fn dir(workspace: &Workspace) -> PathBuf {
+    workspace.cache_dir().join("lineage")
+}
+
+fn shard_file(dir: &Path, path: &str) -> PathBuf {
+    let key = blake3::hash(path.as_bytes()).to_hex();
+    dir.join("files").join(format!("{}.json", &key[..32]))
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
+    let bytes = std::fs::read(path).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+impl Shards for Lineage {
+    fn shard(&mut self, path: &str) -> &mut FileLineage {
+        self.dirty.insert(path.to_string());
+        let (dir, from_disk) = (&self.dir, self.from_disk);
+        self.shards.entry(path.to_string()).or_insert_with(|| {
+            let stored = from_disk
+                .then(|| read_json::<FileLineage>(&shard_file(dir, path)))
+                .flatten();
+            stored.unwrap_or_else(|| FileLineage {
+                path: path.to_string(),
+                ..FileLineage::default()
+            })
+        })
+    }
+}
+
+impl Lineage {
+    /// Brings the projection up to the ledger's last complete line (rebuilding it
+    /// when its stamp no longer matches) and returns how that went.
+    pub fn catch_up(workspace: &Workspace, progress: &dyn Progress) -> Result<CatchUp> {
+        Self::update(workspace, progress, false)
+    }
+
+    /// Discards the projection and builds it again from the ledger alone.
+    pub fn rebuild(workspace: &Workspace, progress: &dyn Progress) -> Result<CatchUp> {
+        Self::update(workspace, progress, true)
+    }
+
+    fn update(workspace: &Workspace, progress: &dyn Progress, force: bool) -> Result<CatchUp> {
+        let dir = dir(workspace);
+        std::fs::create_dir_all(&dir).map_err(|e| QueryError::io(&dir, e))?;
+        // One updater at a time; readers never need the lock (atomic renames).
+        let lock_path = dir.join("lock");
+        let lock = std::fs::File::create(&lock_path).map_err(|e| QueryError::io(&lock_path, e))?;
+        lock.lock().map_err(|e| QueryError::io(&lock_path, e))?;
+        let ledger = workspace.ledger_path();
+        let core: Option<Core> = read_json(&dir.join("core.json"))
+            .filter(|c: &Core| c.version == VERSION && !dir.join("dirty").exists() && !force);
+        let from = resume_point(&ledger, core.as_ref().map(|c| &c.stamp));
+        let mut lineage = Lineage {
+            core: match (from, core) {
+                (Some(_), Some(core)) => core,
+                _ => Core {
+                    version: VERSION,
+                    ..Core::default()
+                },
+            },
+            dir: dir.clone(),
+            shards: HashMap::new(),
+            dirty: BTreeSet::new(),
+            from_disk: from.is_some(),
+        };
+        if from.is_none() {
+            let files = dir.join("files");
+            if files.exists() {
+                std::fs::remove_dir_all(&files).map_err(|e| QueryError::io(&files, e))?;
+            }
+        }
+        if !ledger.exists() {
+            return Ok(CatchUp::default());
+        }
+        let mut applied = 0;
+        let stamp = scan_kinds(
+            &ledger,
+            from.unwrap_or(0),
+            &[kinds::TRACE, kinds::PROMPT],
+            "lineage",
+            progress,
+            |event, offset| {
+                let session = event.session.as_deref().unwrap_or("");
+                if event.kind == kinds::PROMPT {
+                    lineage.core.prompts.insert(session.to_string(), offset);
+                    return Ok(());
+                }
+                let facts = TraceFacts {
+                    seq: event.seq,
+                    offset,
+                    data: &event.data,
+                    session,
+                    prompt: lineage.core.prompts.get(session).copied(),
+                };
+                apply_trace(&mut lineage, &facts);
+                applied += 1;
+                Ok(())
+            },
+        )?;
+        if let Some(stamp) = stamp {
+            lineage.core.stamp = stamp;
+            lineage.save()?;
+        }
+        Ok(CatchUp {
+            from_scratch: from.is_none(),
+            applied,
+        })
+    }
+
+    fn save(&self) -> Result<()> {
+        let marker = self.dir.join("dirty");
+        if !self.dirty.is_empty() {
+            std::fs::write(&marker, b"").map_err(|e| QueryError::io(&marker, e))?;
+        }
+        for path in &self.dirty {
+            let shard = &self.shards[path];
+            let bytes = serde_json::to_vec(shard).expect("lineage shards serialize");
+            write_atomic(&shard_file(&self.dir, path), &bytes)?;
+        }
+        let core = serde_json::to_vec(&self.core).expect("lineage core serializes");
+        write_atomic(&self.dir.join("core.json"), &core)?;
+        if marker.exists() {
+            std::fs::remove_file(&marker).map_err(|e| QueryError::io(&marker, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the shard of `path` as last caught up (`None`: never traced).
+pub fn shard(workspace: &Workspace, path: &str) -> Option<FileLineage> {
+    read_json(&shard_file(&dir(workspace), path))
+}
+
+/// Reads every shard, sorted by path.
+pub fn all_shards(workspace: &Workspace) -> Result<Vec<FileLineage>> {
+    let files = dir(workspace).join("files");
+    let mut out = Vec::new();
+    let entries = match std::fs::read_dir(&files) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(QueryError::io(&files, e)),
+    };
+    for entry in entries {
+        let path = entry.map_err(|e| QueryError::io(&files, e))?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let shard: FileLineage = read_json(&path).ok_or_else(|| {
+                QueryError::Invalid(format!(
+                    "{} is unreadable: run `intent rebuild --only blocks`",
+                    path.display()
+                ))
+            })?;
+            out.push(shard);
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// Finds a block by id in any shard (current or deleted), for `log --block`.
+pub fn find_block(workspace: &Workspace, id: &str) -> Result<Option<BlockState>> {
+    Ok(all_shards(workspace)?
+        .into_iter()
+        .find_map(|mut s| s.blocks.remove(id).or_else(|| s.deleted.remove(id))))
+}

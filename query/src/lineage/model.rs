@@ -1,0 +1,229 @@
+//! What the block-lineage projection stores, and how one `trace` event changes it.
+//!
+//! One shard per traced path holds the blocks that live in that file now (with their
+//! whole history, which travels with a block when it moves), the blocks deleted from
+//! it, and every trace of the path. A history entry keeps the byte offset of its
+//! trace line, so a query reads the trace's details (intent, class, session, model)
+//! straight from the ledger instead of copying them here.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One traced file's lineage.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileLineage {
+    /// Workspace-relative path.
+    pub path: String,
+    /// Content hash after the last traced write (`sha256:…`), `None` once deleted.
+    pub after_sha256: Option<String>,
+    /// Blocks located in this file now, by block id.
+    pub blocks: BTreeMap<String, BlockState>,
+    /// Blocks last seen in this file and deleted since, by block id.
+    pub deleted: BTreeMap<String, BlockState>,
+    /// Every trace of this path, oldest first.
+    pub traces: Vec<TraceRef>,
+}
+
+/// A block as last traced, with its history.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BlockState {
+    /// Stable block id (given at first trace).
+    pub id: String,
+    /// Block kind (`function`, `class`, `method`, …).
+    pub kind: String,
+    /// Qualified name (`AuthService.verify`).
+    pub name: String,
+    /// First line at the last trace (1-based).
+    pub start_line: u32,
+    /// Last line at the last trace (inclusive).
+    pub end_line: u32,
+    /// Exact hash at the last trace.
+    pub exact: String,
+    /// Alpha hash at the last trace.
+    pub alpha: String,
+    /// Changes, oldest first; one per agent turn.
+    pub history: Vec<Change>,
+}
+
+/// One lineage event of a block.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// Seq of the trace.
+    pub seq: u64,
+    /// Byte offset of the trace line.
+    pub offset: u64,
+    /// `created`, `modified`, `moved`, `renamed`, `refactored` or `deleted`.
+    pub event: String,
+    /// Path of the block after the change (before it, for `deleted`).
+    pub path: String,
+    /// Path before the change, when it was somewhere else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_path: Option<String>,
+    /// Name before the change, when it was renamed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_name: Option<String>,
+    /// Intent of the trace.
+    pub intent_id: Option<String>,
+    /// Offset of the user prompt that started the turn, when recorded.
+    pub prompt: Option<u64>,
+    /// Session and turn (prompt id or tool-use id): later writes of one turn restate
+    /// the turn's change relative to its start, so they replace the entry.
+    pub turn: String,
+}
+
+/// One trace of a path, for lines outside any block and for `blame`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TraceRef {
+    /// Seq of the trace.
+    pub seq: u64,
+    /// Byte offset of the trace line.
+    pub offset: u64,
+    /// Intent of the trace.
+    pub intent_id: Option<String>,
+    /// Changed line ranges (1-based, inclusive, as of that write).
+    pub ranges: Vec<(u32, u32)>,
+    /// Offset of the user prompt that started the turn, when recorded.
+    pub prompt: Option<u64>,
+}
+
+/// The trace fields lineage needs, read from one `trace` event.
+pub(crate) struct TraceFacts<'a> {
+    pub seq: u64,
+    pub offset: u64,
+    pub data: &'a Value,
+    pub session: &'a str,
+    pub prompt: Option<u64>,
+}
+
+impl TraceFacts<'_> {
+    pub fn path(&self) -> Option<&str> {
+        self.data["path"].as_str()
+    }
+
+    fn intent(&self) -> Option<String> {
+        self.data["intent_id"].as_str().map(str::to_string)
+    }
+
+    fn turn(&self) -> String {
+        let id = self.data["prompt_id"]
+            .as_str()
+            .or_else(|| self.data["tool_use_id"].as_str())
+            .unwrap_or("");
+        format!("{}\n{id}", self.session)
+    }
+
+    pub fn trace_ref(&self) -> TraceRef {
+        let ranges = self.data["ranges"]
+            .as_array()
+            .map(|rs| {
+                rs.iter()
+                    .filter_map(|r| {
+                        let s = r["start_line"].as_u64()?;
+                        let e = r["end_line"].as_u64()?;
+                        Some((s as u32, e as u32))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        TraceRef {
+            seq: self.seq,
+            offset: self.offset,
+            intent_id: self.intent(),
+            ranges,
+            prompt: self.prompt,
+        }
+    }
+}
+
+/// Access to shards by path, loading them on demand.
+pub(crate) trait Shards {
+    fn shard(&mut self, path: &str) -> &mut FileLineage;
+}
+
+/// Applies one trace event to the shards it touches.
+pub(crate) fn apply_trace(shards: &mut dyn Shards, facts: &TraceFacts<'_>) {
+    let Some(path) = facts.path() else {
+        return;
+    };
+    let file = shards.shard(path);
+    file.after_sha256 = facts.data["after_sha256"].as_str().map(str::to_string);
+    file.traces.push(facts.trace_ref());
+    let Some(blocks) = facts.data["blocks"].as_array() else {
+        return;
+    };
+    for block in blocks {
+        apply_block(shards, facts, block);
+    }
+}
+
+fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
+    let Some(id) = block["id"].as_str() else {
+        return;
+    };
+    let event = block["event"].as_str().unwrap_or("modified").to_string();
+    let before = &block["before"];
+    let after = &block["after"];
+    let before_path = before["path"].as_str();
+    let after_path = after["path"].as_str();
+    // The block's state so far: where the trace says it was, else wherever an
+    // earlier write of the same turn already put it.
+    let mut state = None;
+    for candidate in [before_path, after_path].into_iter().flatten() {
+        let shard = shards.shard(candidate);
+        state = shard.blocks.remove(id).or_else(|| shard.deleted.remove(id));
+        if state.is_some() {
+            break;
+        }
+    }
+    let mut state = state.unwrap_or_else(|| BlockState {
+        id: id.to_string(),
+        ..BlockState::default()
+    });
+    let side = if after.is_object() { after } else { before };
+    let change = Change {
+        seq: facts.seq,
+        offset: facts.offset,
+        event,
+        path: side["path"].as_str().unwrap_or_default().to_string(),
+        from_path: before_path
+            .filter(|b| after_path.is_some_and(|a| a != *b))
+            .map(str::to_string),
+        from_name: before["name"]
+            .as_str()
+            .filter(|b| after["name"].as_str().is_some_and(|a| a != *b))
+            .map(str::to_string),
+        intent_id: facts.intent(),
+        prompt: facts.prompt,
+        turn: facts.turn(),
+    };
+    match state.history.last_mut() {
+        // A later write of the same turn restates the turn's change from its start.
+        Some(last) if last.turn == change.turn => {
+            let first_event = std::mem::take(&mut last.event);
+            *last = change;
+            if first_event == "created" && last.event != "deleted" {
+                last.event = first_event;
+                last.from_path = None;
+                last.from_name = None;
+            }
+        }
+        _ => state.history.push(change),
+    }
+    state.kind = side["kind"].as_str().unwrap_or_default().to_string();
+    state.name = side["name"].as_str().unwrap_or_default().to_string();
+    state.start_line = side["start_line"].as_u64().unwrap_or(0) as u32;
+    state.end_line = side["end_line"].as_u64().unwrap_or(0) as u32;
+    state.exact = side["exact"].as_str().unwrap_or_default().to_string();
+    state.alpha = side["alpha"].as_str().unwrap_or_default().to_string();
+    match after_path {
+        Some(path) => {
+            shards.shard(path).blocks.insert(id.to_string(), state);
+        }
+        None => {
+            let path = before_path.unwrap_or(facts.path().unwrap_or_default());
+            shards.shard(path).deleted.insert(id.to_string(), state);
+        }
+    }
+}

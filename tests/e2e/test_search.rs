@@ -1,0 +1,175 @@
+//! `intent search` on the demo's workspace: real hits, filters, the documented JSON
+//! shape, the text layout, catching up with new events, and errors that say what to do.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::common::{intent_bin, stderr, stdout, TestWorkspace};
+
+/// Runs the demo into a fresh directory and returns the guard and its workspace.
+fn demo() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    let out = Command::new(intent_bin())
+        .args(["demo", "--dir"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "demo failed: {}", stderr(&out));
+    (dir, root)
+}
+
+fn search(root: &Path, args: &[&str]) -> Output {
+    Command::new(intent_bin())
+        .arg("--workspace")
+        .arg(root)
+        .arg("search")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Runs `intent --json search args…`, expects success, returns the hits.
+fn hits(root: &Path, args: &[&str]) -> Vec<Value> {
+    let out = Command::new(intent_bin())
+        .arg("--workspace")
+        .arg(root)
+        .args(["--json", "search"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value.as_object().unwrap().len(), 1, "only hits: {value}");
+    value["hits"].as_array().unwrap().clone()
+}
+
+#[test]
+fn finds_the_demo_lesson_and_intent_with_the_documented_shape() {
+    let (_guard, root) = demo();
+    let found = hits(&root, &["crash"]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let hit = &found[0];
+    let keys: Vec<&str> = hit
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "seq",
+            "kind",
+            "intent_id",
+            "path",
+            "score",
+            "snippet",
+            "ts",
+            "session"
+        ]
+    );
+    assert_eq!(hit["kind"], "lesson");
+    assert_eq!(hit["snippet"], "the ledger survives a [crash]");
+    assert!(hit["score"].as_f64().unwrap() > 0.0);
+
+    let specs = hits(&root, &["\"rate limiting\"", "--kind", "intent.spec"]);
+    assert_eq!(specs.len(), 1, "{specs:?}");
+    assert_eq!(specs[0]["intent_id"], "INT-002");
+    assert!(specs[0]["snippet"]
+        .as_str()
+        .unwrap()
+        .contains("[Rate] [limiting]"));
+}
+
+#[test]
+fn filters_narrow_the_demo_hits() {
+    let (_guard, root) = demo();
+    let traces = hits(&root, &["", "--kind", "trace", "--path", "src/auth"]);
+    assert_eq!(traces.len(), 4, "{traces:?}");
+    assert!(traces.iter().all(|h| h["kind"] == "trace"));
+    let seqs: Vec<u64> = traces.iter().map(|h| h["seq"].as_u64().unwrap()).collect();
+    assert!(
+        seqs.windows(2).all(|w| w[0] > w[1]),
+        "newest first: {seqs:?}"
+    );
+
+    let refactors = hits(&root, &["", "--class", "AST_REFACTOR"]);
+    assert_eq!(refactors.len(), 1);
+    assert_eq!(refactors[0]["path"], "src/auth/expiry.ts");
+
+    let denied = hits(
+        &root,
+        &["denied", "--intent", "INT-001", "--kind", "lesson"],
+    );
+    assert_eq!(denied.len(), 3, "{denied:?}");
+    assert!(denied.iter().all(|h| h["intent_id"] == "INT-001"));
+
+    let billing = hits(&root, &["", "--path", "src/billing"]);
+    assert_eq!(billing.len(), 1, "the refused write: {billing:?}");
+    assert_eq!(billing[0]["kind"], "tool.pre");
+
+    assert!(hits(&root, &["verify", "--session", "no-such-session"]).is_empty());
+    assert!(hits(&root, &["verify", "--since", "2999-01-01"]).is_empty());
+    assert!(!hits(&root, &["verify", "--since", "2000-01-01"]).is_empty());
+    assert_eq!(hits(&root, &["", "--limit", "2"]).len(), 2);
+}
+
+#[test]
+fn text_output_is_one_block_per_hit_and_draws_no_bar_when_piped() {
+    let (_guard, root) = demo();
+    let out = search(&root, &["denied", "--kind", "lesson", "--limit", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "no progress bar or warning on a pipe");
+    let text = stdout(&out);
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(blocks.len(), 2, "{text}");
+    for block in blocks {
+        let mut lines = block.lines();
+        let head = lines.next().unwrap();
+        assert!(head.starts_with('#') && head.contains(" lesson "), "{head}");
+        assert!(head.ends_with(')'), "score in parentheses: {head}");
+        let snippet = lines.next().unwrap();
+        assert!(
+            snippet.starts_with("    ") && snippet.contains("[denied]"),
+            "{snippet}"
+        );
+    }
+}
+
+#[test]
+fn new_events_are_found_by_the_next_search() {
+    let ws = TestWorkspace::new();
+    assert!(hits(ws.root(), &["kangaroo"]).is_empty());
+    let event =
+        br#"{"kind":"lesson","data":{"intent_id":"INT-001","text":"kangaroo tokens expire"}}"#;
+    let out = ws.run(&["append"], Some(event));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let found = hits(ws.root(), &["kangaroo"]);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0]["intent_id"], "INT-001");
+}
+
+#[test]
+fn errors_say_what_to_do_and_bad_syntax_only_warns() {
+    let empty = TestWorkspace::empty();
+    let out = search(empty.root(), &["anything"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("intent init"), "{}", stderr(&out));
+
+    let (_guard, root) = demo();
+    let out = search(&root, &["verify", "--path", "src/**"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not a glob"), "{}", stderr(&out));
+
+    let out = search(&root, &["verify", "--since", "yesterday-ish"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--since"), "{}", stderr(&out));
+
+    let out = search(&root, &["verify("]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("[verify]"));
+}
