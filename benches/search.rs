@@ -88,7 +88,7 @@ fn sample(i: usize) -> NewEvent {
     let intent = format!("INT-{:03}", (i / 500) % 200);
     let path = format!("src/mod_{}/sub_{}/file_{}.ts", i % 40, i % 7, i % 997);
     let word = |k: usize| WORDS[(i / 3 + k * 5) % WORDS.len()];
-    let (kind, data): (&str, Value) = if i % 50_000 == 0 {
+    let (kind, data): (&str, Value) = if i.is_multiple_of(50_000) {
         ("intent.spec", spec(i))
     } else {
         match i % 20 {
@@ -150,7 +150,7 @@ fn trace(i: usize, intent: &str, path: &str, a: &str, b: &str) -> Value {
         json!({"path": path, "kind": "function", "name": name, "start_line": 10, "end_line": 24,
                                       "exact": "ee7fa7bdb8a21e4c929e1ec3a9eeb798", "alpha": "eb124f9eee5be07d72f1cd93204d0841"})
     };
-    let class = if i % 5 == 0 {
+    let class = if i.is_multiple_of(5) {
         "AST_REFACTOR"
     } else {
         "INTENT_EVOLUTION"

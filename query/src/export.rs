@@ -42,7 +42,7 @@
 //!              "ranges": [{"start_line": 2, "end_line": 4, "content_hash": "sha256:ab"}]},
 //!     "prev": "00", "h": "11",
 //! })).unwrap();
-//! let record = trace_record(&event).unwrap();
+//! let record = trace_record(event).unwrap();
 //! assert_eq!(record["id"], "01a20222-9632-7356-b12a-aaca35457b1b");
 //! let conversation = &record["files"][0]["conversations"][0];
 //! assert_eq!(conversation["ranges"][0]["end_line"], 4);
@@ -136,7 +136,7 @@ pub fn export_agent_trace_with_progress(
                 continue;
             }
         }
-        let Some(record) = trace_record(&event) else {
+        let Some(record) = trace_record(event) else {
             summary.skipped += 1;
             continue;
         };
@@ -152,60 +152,86 @@ pub fn export_agent_trace_with_progress(
 
 /// Returns the Agent Trace record of a `trace` event, or `None` when `event` is of
 /// another kind or cannot make a valid record (see the [module docs](self)).
-pub fn trace_record(event: &Event) -> Option<Value> {
+///
+/// Takes the event by value: its `data` becomes the metadata without a copy.
+pub fn trace_record(event: Event) -> Option<Value> {
     if event.kind != kinds::TRACE {
         return None;
     }
-    let data = event.data.as_object()?;
-    let path = data.get("path")?.as_str().filter(|p| !p.is_empty())?;
     let timestamp = intent_ledger::line::format_ts(event.timestamp()?);
+    let id = record_id(&event);
+    let Event {
+        seq,
+        session,
+        source,
+        data,
+        h,
+        ..
+    } = event;
     // Everything the standard fields do not carry exactly stays in the metadata.
-    let mut vendor = data.clone();
-    vendor.shift_remove("path");
-
-    let (ranges, exact) = ranges(data.get("ranges"));
+    let Value::Object(mut vendor) = data else {
+        return None;
+    };
+    let path = match vendor.shift_remove("path") {
+        Some(Value::String(path)) if !path.is_empty() => path,
+        _ => return None,
+    };
+    let (ranges, exact) = ranges(vendor.get("ranges"));
     if exact {
         vendor.shift_remove("ranges");
     }
-    let mut contributor = json!({"type": "ai"});
-    if let Some(model) = data.get("model").and_then(Value::as_str) {
+    let vcs = match vendor.get("vcs") {
+        Some(Value::Null) => {
+            vendor.shift_remove("vcs");
+            None
+        }
+        Some(raw) => vcs(raw).inspect(|_| {
+            vendor.shift_remove("vcs");
+        }),
+        None => None,
+    };
+
+    let mut contributor = Map::new();
+    contributor.insert("type".into(), json!("ai"));
+    if let Some(model) = vendor.get("model").and_then(Value::as_str) {
         if is_model_id(model) {
-            contributor["model_id"] = json!(model);
+            contributor.insert("model_id".into(), json!(model));
         }
     }
-    let mut conversation = json!({"contributor": contributor, "ranges": ranges});
-    if let Some(intent) = data.get("intent_id").and_then(Value::as_str) {
+    let mut conversation = Map::new();
+    conversation.insert("contributor".into(), Value::Object(contributor));
+    conversation.insert("ranges".into(), Value::Array(ranges));
+    if let Some(intent) = vendor.get("intent_id").and_then(Value::as_str) {
         let url = format!("urn:intent:{}", percent_encode(intent));
-        conversation["related"] = json!([{"type": "intent", "url": url}]);
+        conversation.insert("related".into(), json!([{"type": "intent", "url": url}]));
     }
+    let mut file = Map::new();
+    file.insert("path".into(), Value::String(path));
+    file.insert(
+        "conversations".into(),
+        Value::Array(vec![Value::Object(conversation)]),
+    );
+
+    // The envelope comes last and wins over a data field of the same name.
+    vendor.insert("session".into(), json!(session));
+    vendor.insert("source".into(), Value::String(source));
+    vendor.insert("ledger".into(), json!({"seq": seq, "h": h}));
+    let mut metadata = Map::new();
+    metadata.insert(METADATA_KEY.into(), Value::Object(vendor));
 
     let mut record = Map::new();
     record.insert("version".into(), json!(AGENT_TRACE_VERSION));
-    record.insert("id".into(), json!(record_id(event)));
-    record.insert("timestamp".into(), json!(timestamp));
-    match data.get("vcs").and_then(vcs) {
-        Some(vcs) => {
-            record.insert("vcs".into(), vcs);
-            vendor.shift_remove("vcs");
-        }
-        None if data.get("vcs").is_some_and(Value::is_null) => {
-            vendor.shift_remove("vcs");
-        }
-        None => {}
+    record.insert("id".into(), Value::String(id));
+    record.insert("timestamp".into(), Value::String(timestamp));
+    if let Some(vcs) = vcs {
+        record.insert("vcs".into(), vcs);
     }
     record.insert(
         "tool".into(),
         json!({"name": "intent", "version": env!("CARGO_PKG_VERSION")}),
     );
-    record.insert(
-        "files".into(),
-        json!([{"path": path, "conversations": [conversation]}]),
-    );
-    // The envelope comes last and wins over a data field of the same name.
-    vendor.insert("session".into(), json!(event.session));
-    vendor.insert("source".into(), json!(event.source));
-    vendor.insert("ledger".into(), json!({"seq": event.seq, "h": event.h}));
-    record.insert("metadata".into(), json!({ METADATA_KEY: vendor }));
+    record.insert("files".into(), Value::Array(vec![Value::Object(file)]));
+    record.insert("metadata".into(), Value::Object(metadata));
     Some(Value::Object(record))
 }
 

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use intent_ledger::{Event, LineReader, ReverseLineReader};
+use serde_json::Value;
 use time::format_description::well_known::Rfc3339;
 use time::{Date, Duration, OffsetDateTime};
 
@@ -30,6 +31,40 @@ pub struct LogFilter {
     pub since: Option<OffsetDateTime>,
     /// Keep only the newest this many matches (printed oldest first).
     pub limit: Option<usize>,
+    /// Keep events about these paths (a file, or a directory and everything in it):
+    /// `data.path`, `data.paths[]`, the `path`s of `data.blocks[]`, `data.file_hashes`.
+    pub paths: Vec<String>,
+    /// Keep traces that touched these blocks (`data.blocks[].id`; a unique prefix of at
+    /// least 8 hex digits is enough).
+    pub blocks: Vec<String>,
+}
+
+fn path_matches(wanted: &str, path: &str) -> bool {
+    let wanted = wanted.trim_end_matches('/');
+    path == wanted
+        || path
+            .strip_prefix(wanted)
+            .is_some_and(|rest| rest.starts_with('/'))
+        || wanted == "."
+}
+
+/// Every workspace path an event's data names.
+fn event_paths(data: &Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    out.extend(data["path"].as_str());
+    if let Some(paths) = data["paths"].as_array() {
+        out.extend(paths.iter().filter_map(Value::as_str));
+    }
+    if let Some(hashes) = data["file_hashes"].as_object() {
+        out.extend(hashes.keys().map(String::as_str));
+    }
+    if let Some(blocks) = data["blocks"].as_array() {
+        for b in blocks {
+            out.extend(b["before"]["path"].as_str());
+            out.extend(b["after"]["path"].as_str());
+        }
+    }
+    out
 }
 
 impl LogFilter {
@@ -58,7 +93,21 @@ impl LogFilter {
             None => true,
             Some(since) => event.timestamp().is_some_and(|ts| ts >= since),
         };
-        kind_ok && intent_ok && session_ok && since_ok
+        let path_ok = self.paths.is_empty()
+            || event_paths(&event.data)
+                .iter()
+                .any(|p| self.paths.iter().any(|w| path_matches(w, p)));
+        let block_ok = self.blocks.is_empty()
+            || event.data["blocks"].as_array().is_some_and(|blocks| {
+                blocks.iter().any(|b| {
+                    b["id"].as_str().is_some_and(|id| {
+                        self.blocks
+                            .iter()
+                            .any(|w| id == w || (w.len() >= 8 && id.starts_with(w.as_str())))
+                    })
+                })
+            });
+        kind_ok && intent_ok && session_ok && since_ok && path_ok && block_ok
     }
 
     /// Returns the matching events of the ledger at `path`, oldest first, each with

@@ -230,7 +230,13 @@ fn context(workspace: &Workspace, raw_path: &str) -> Result<Context> {
         .root()
         .canonicalize()
         .map_err(|e| QueryError::io(workspace.root(), e))?;
-    let cwd = std::env::current_dir().unwrap_or_else(|_| root.clone());
+    // Relative paths are taken from the current directory when it is inside the
+    // workspace, else from the workspace root (`--workspace DIR` from elsewhere).
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|d| d.canonicalize().ok())
+        .filter(|d| d.starts_with(&root))
+        .unwrap_or_else(|| root.clone());
     let rel = intent_ledger::gate::workspace_relative(&root, &cwd, raw_path).map_err(|e| {
         QueryError::Invalid(match e {
             PathProblem::OutsideWorkspace(p) => format!(
@@ -294,10 +300,12 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
                 .min_by_key(|l| l.start);
             match hit {
                 Some(l) => answer.line = l.start,
-                None => return Err(QueryError::Invalid(format!(
+                None => {
+                    return Err(QueryError::Invalid(format!(
                     "no traced block named `{symbol}` in {}; `intent blame {}` lists its blocks",
                     cx.rel, cx.rel
-                ))),
+                )))
+                }
             }
             hit
         }

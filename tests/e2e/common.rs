@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use intent_ledger::{read_events, Event};
+use serde_json::{json, Value};
 
 /// Path of the `intent` binary Cargo built for these tests.
 pub fn intent_bin() -> &'static str {
@@ -110,4 +111,49 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         lo + self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % (hi - lo)
     }
+}
+
+/// Runs `intent hook claude-code` with `payload`; returns its JSON reply and stderr.
+pub fn hook(ws: &TestWorkspace, payload: &[u8]) -> (Value, String) {
+    let out = ws.run(&["hook", "claude-code"], Some(payload));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "hooks always exit 0: {}",
+        stderr(&out)
+    );
+    let reply = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", out.stdout));
+    (reply, stderr(&out))
+}
+
+/// The newest `trace` event.
+pub fn last_trace(ws: &TestWorkspace) -> intent_ledger::Event {
+    ws.events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "trace")
+        .expect("a trace")
+}
+
+/// In session `s1`: runs Pre, writes the file as the tool would, runs Post; returns the trace.
+pub fn traced_write(
+    ws: &TestWorkspace,
+    prompt: &str,
+    rel: &str,
+    content: &str,
+    id: &str,
+) -> intent_ledger::Event {
+    let path = ws.root().join(rel);
+    let mut payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(), "prompt_id": prompt,
+        "tool_name": "Write", "tool_input": {"file_path": path, "content": content}, "tool_use_id": id});
+    assert_eq!(hook(ws, payload.to_string().as_bytes()).0, json!({}));
+    let original = std::fs::read_to_string(&path).ok();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, content).unwrap();
+    payload["hook_event_name"] = json!("PostToolUse");
+    payload["tool_response"] =
+        json!({"type": "update", "filePath": path, "originalFile": original});
+    hook(ws, payload.to_string().as_bytes());
+    last_trace(ws)
 }

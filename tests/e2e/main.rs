@@ -14,6 +14,7 @@ mod test_export;
 mod test_hook;
 mod test_mcp;
 mod test_search;
+mod test_why;
 
 #[test]
 fn every_test_file_is_registered() {

@@ -9,7 +9,7 @@ use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::verify_path;
 use serde_json::{json, Value};
 
-use crate::common::{stderr, TestWorkspace};
+use crate::common::{hook, last_trace, stderr, traced_write, TestWorkspace};
 
 const SPECS: &str = "active_intents:\n  - id: INT-001\n    name: Auth\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n  - id: INT-002\n    name: Later\n    status: BLOCKED\n    blocked_reason: needs design\n    owned_scope: [\"lib/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n";
 
@@ -18,19 +18,6 @@ fn workspace() -> TestWorkspace {
     std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
     std::fs::create_dir_all(ws.root().join("src")).unwrap();
     ws
-}
-
-fn hook(ws: &TestWorkspace, payload: &[u8]) -> (Value, String) {
-    let out = ws.run(&["hook", "claude-code"], Some(payload));
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "hooks always exit 0: {}",
-        stderr(&out)
-    );
-    let reply = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", out.stdout));
-    (reply, stderr(&out))
 }
 
 fn pre(ws: &TestWorkspace, session: &str, tool: &str, input: Value) -> Value {
@@ -415,37 +402,6 @@ fn declared_mutation_class_is_recorded_and_failures_become_lessons() {
         notes.contains("INT-001 (session s1): Bash failed: 3 tests failed"),
         "{notes}"
     );
-}
-
-/// The newest `trace` event.
-fn last_trace(ws: &TestWorkspace) -> intent_ledger::Event {
-    ws.events()
-        .into_iter()
-        .rev()
-        .find(|e| e.kind == "trace")
-        .expect("a trace")
-}
-
-/// Runs Pre, writes the file as the tool would, runs Post; returns the trace.
-fn traced_write(
-    ws: &TestWorkspace,
-    prompt: &str,
-    rel: &str,
-    content: &str,
-    id: &str,
-) -> intent_ledger::Event {
-    let path = ws.root().join(rel);
-    let mut payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(), "prompt_id": prompt,
-        "tool_name": "Write", "tool_input": {"file_path": path, "content": content}, "tool_use_id": id});
-    assert_eq!(hook(ws, payload.to_string().as_bytes()).0, json!({}));
-    let original = std::fs::read_to_string(&path).ok();
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, content).unwrap();
-    payload["hook_event_name"] = json!("PostToolUse");
-    payload["tool_response"] =
-        json!({"type": "update", "filePath": path, "originalFile": original});
-    hook(ws, payload.to_string().as_bytes());
-    last_trace(ws)
 }
 
 fn block<'a>(trace: &'a intent_ledger::Event, name: &str) -> &'a Value {

@@ -173,3 +173,45 @@ fn errors_say_what_to_do_and_bad_syntax_only_warns() {
     assert!(stderr(&out).contains("warning"), "{}", stderr(&out));
     assert!(stdout(&out).contains("[verify]"));
 }
+
+#[test]
+fn concurrent_first_searches_all_answer() {
+    let (_guard, root) = demo();
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(intent_bin())
+                .arg("--workspace")
+                .arg(&root)
+                .args(["--json", "search", "crash"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        // One builds the index; the others may answer from what it has committed.
+        assert!(out.status.success(), "{}", stderr(&out));
+        let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(value["hits"].is_array(), "{value}");
+    }
+    assert_eq!(hits(&root, &["crash"]).len(), 1);
+}
+
+#[test]
+fn a_corrupt_ledger_line_exits_with_the_corruption_code() {
+    let ws = TestWorkspace::new();
+    let event = br#"{"kind":"lesson","data":{"text":"first"}}
+{"kind":"lesson","data":{"text":"second"}}"#;
+    assert!(ws.run(&["append"], Some(event)).status.success());
+    let text = std::fs::read_to_string(ws.ledger()).unwrap();
+    std::fs::write(
+        ws.ledger(),
+        text.replacen("\"text\":\"first\"", "\"text\":first!", 1),
+    )
+    .unwrap();
+    let out = search(ws.root(), &["second"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("corrupt at seq"), "{}", stderr(&out));
+}

@@ -31,6 +31,13 @@ pub struct LogArgs {
     /// Only the newest N matching events.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Only events about this file, or any file under this directory (repeatable).
+    #[arg(long, value_delimiter = ',')]
+    pub path: Vec<String>,
+    /// Only traces that touched this block id (as `why`/`blame --json` print it;
+    /// an 8+ digit prefix is enough).
+    #[arg(long, value_delimiter = ',')]
+    pub block: Vec<String>,
 }
 
 /// Prints matching events oldest first; `--json` prints the lines exactly as stored.
@@ -46,6 +53,8 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
         sessions: args.session,
         since,
         limit: args.limit,
+        paths: args.path,
+        blocks: args.block,
     };
     let path = config.workspace.ledger_path();
     if !path.exists() {

@@ -70,8 +70,9 @@ pub(crate) fn catch_up(
     }
     let dir = super::index_dir(workspace);
     let (opened, stamp) = match open(&dir)? {
-        Some(found) => found,
-        None => (create(&dir)?, None),
+        Found::Usable(opened, stamp) => (opened, stamp),
+        Found::Missing => (create(&dir, false)?, None),
+        Found::Unusable => (create(&dir, true)?, None),
     };
     let from = if rebuild {
         None
@@ -167,34 +168,44 @@ fn commit(writer: &mut IndexWriter, stamp: &Stamp) -> Result<()> {
     Ok(())
 }
 
-/// Opens the index in `dir` with its stamp; `None` when there is no usable index
-/// there (missing, unreadable, or of another format), which the caller replaces.
-fn open(dir: &Path) -> Result<Option<(Opened, Option<Stamp>)>> {
+/// What [`open`] found in the index directory.
+enum Found {
+    /// A usable index and its stamp (none if it was never committed to).
+    Usable(Opened, Option<Stamp>),
+    /// No index yet.
+    Missing,
+    /// An index that cannot be read or was written by another format.
+    Unusable,
+}
+
+/// Opens the index in `dir` with its stamp.
+fn open(dir: &Path) -> Result<Found> {
     if !dir.join("meta.json").is_file() {
-        return Ok(None);
+        return Ok(Found::Missing);
     }
     let Ok(index) = Index::open_in_dir(dir) else {
-        return Ok(None);
+        return Ok(Found::Unusable);
     };
     let Ok(fields) = Fields::of(&index.schema()) else {
-        return Ok(None);
+        return Ok(Found::Unusable);
     };
     let payload = index
         .load_metas()?
         .payload
         .and_then(|text| serde_json::from_str::<Payload>(&text).ok());
     let stamp = match payload {
-        Some(payload) if payload.format != FORMAT => return Ok(None),
+        Some(payload) if payload.format != FORMAT => return Ok(Found::Unusable),
         Some(payload) => Some(payload.stamp),
-        // Created but never committed (a first build was interrupted).
+        // Created but never committed to (a first build was interrupted).
         None => None,
     };
-    Ok(Some((Opened { index, fields }, stamp)))
+    Ok(Found::Usable(Opened { index, fields }, stamp))
 }
 
-/// Creates an empty index in `dir`, removing whatever unusable index was there.
-fn create(dir: &Path) -> Result<Opened> {
-    if dir.exists() {
+/// Creates an empty index in `dir`, first removing an unusable one (never a
+/// directory without `meta.json`: another process may be creating its index there).
+fn create(dir: &Path, replace: bool) -> Result<Opened> {
+    if replace {
         std::fs::remove_dir_all(dir).map_err(|e| QueryError::io(dir, e))?;
     }
     std::fs::create_dir_all(dir).map_err(|e| QueryError::io(dir, e))?;
