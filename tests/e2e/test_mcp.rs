@@ -217,7 +217,7 @@ fn ids(text: &str) -> Vec<String> {
 }
 
 #[test]
-fn discover_probe_then_initialize_lists_the_five_tools() {
+fn discover_probe_then_initialize_lists_the_seven_tools() {
     let ws = workspace();
     let mut server = Server::start(&ws);
     // An error that offers no 2026 version sends Claude Code to `initialize`.
@@ -250,7 +250,10 @@ fn discover_probe_then_initialize_lists_the_five_tools() {
         "list_active_intents",
     ];
     assert_eq!(names[..3], expected);
-    assert_eq!(names[3..], ["record_lesson", "select_active_intent"]);
+    assert_eq!(
+        names[3..],
+        ["record_lesson", "search", "select_active_intent", "why"]
+    );
     let (status, err) = server.finish();
     assert!(status.success(), "exit {status}: {err}");
 }
@@ -388,7 +391,7 @@ fn malformed_lines_are_survived_and_eof_exits_zero() {
     let invalid = server.next(Instant::now() + WAIT);
     assert_eq!(invalid["error"]["code"], -32600, "{invalid}");
     let list = server.request(json!("after-junk"), "tools/list", json!({}));
-    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 5);
+    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 7);
     // A last line without a newline is an incomplete message, not a crash.
     server.send_raw(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#);
     let (status, err) = server.finish();
@@ -397,6 +400,45 @@ fn malformed_lines_are_survived_and_eof_exits_zero() {
     // A client that only probes and leaves.
     let mut server = Server::start(&ws);
     server.probe();
+    let (status, err) = server.finish();
+    assert!(status.success(), "exit {status}: {err}");
+}
+
+#[test]
+fn why_and_search_answer_from_the_ledger_without_a_selected_intent() {
+    let ws = workspace();
+    let ok = |args: &[&str]| {
+        let out = ws.run(args, None);
+        assert!(out.status.success(), "{args:?}: {}", crate::common::stderr(&out));
+    };
+    ok(&["select", "INT-001", "--session", "s1"]);
+    std::fs::create_dir_all(ws.root().join("src/auth")).unwrap();
+    crate::common::traced_write(
+        &ws,
+        "p1",
+        "src/auth/jwt.ts",
+        "export function verify(t: string) {\n  return t.length > 0;\n}\n",
+        "w1",
+    );
+    let mut server = Server::start(&ws);
+    server.initialize();
+    let (failed, text) = server.call("why", json!({"path": "src/auth/jwt.ts", "line": 2}), None);
+    assert!(!failed, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer["block"]["name"], "verify", "{answer}");
+    assert_eq!(answer["history"][0]["intent_id"], "INT-001");
+    assert_eq!(answer["history"][0]["event"], "created");
+
+    let (failed, text) = server.call("why", json!({"path": "src/auth/jwt.ts"}), None);
+    assert!(failed, "neither line nor symbol: {text}");
+    assert!(text.contains("line"), "{text}");
+
+    let (failed, text) = server.call("search", json!({"query": "verify", "kind": "trace"}), None);
+    assert!(!failed, "{text}");
+    let hits: Value = serde_json::from_str(&text).unwrap();
+    let hits = hits["hits"].as_array().unwrap();
+    assert!(!hits.is_empty(), "{text}");
+    assert!(hits.iter().all(|h| h["kind"] == "trace"), "{text}");
     let (status, err) = server.finish();
     assert!(status.success(), "exit {status}: {err}");
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use intent_ledger::gate::Action;
 use serde_json::{json, Value};
 
-use super::{PayloadError, HANDSHAKE_TOOLS, MCP_SERVER};
+use super::{PayloadError, HANDSHAKE_TOOLS, MCP_SERVER, QUERY_TOOLS};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
 /// Tools that only read (or only talk), never change the workspace.
@@ -156,6 +156,11 @@ fn tool_call(payload: &Value) -> Result<ToolCall, PayloadError> {
         if server == MCP_SERVER && HANDSHAKE_TOOLS.contains(&tool) {
             handshake = Some(tool.to_string());
             Action::Handshake { tool: name.clone() }
+        } else if server == MCP_SERVER && QUERY_TOOLS.contains(&tool) {
+            Action::Read {
+                tool: name.clone(),
+                paths: Vec::new(),
+            }
         } else {
             Action::Other { tool: name.clone() }
         }
@@ -255,6 +260,12 @@ mod tests {
         .tool
         .unwrap();
         assert_eq!(mcp.handshake.as_deref(), Some("select_active_intent"));
+        // Query tools are reads: allowed before any intent is selected.
+        let why = pre("mcp__intent__why", json!({"path": "a.ts", "line": 1}));
+        assert!(matches!(
+            why.unwrap().tool.unwrap().action,
+            Action::Read { .. }
+        ));
         assert!(matches!(
             pre("mcp__other__do", json!({}))
                 .unwrap()

@@ -19,3 +19,7 @@ pub const HANDSHAKE_TOOLS: &[&str] = &[
     "clear_active_intent",
     "record_lesson",
 ];
+
+/// Read-only query tools served by `intent mcp`: the gate treats them as reads, so
+/// an agent may ask `why` before it has selected an intent.
+pub const QUERY_TOOLS: &[&str] = &["why", "search"];

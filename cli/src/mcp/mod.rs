@@ -44,7 +44,9 @@ the id of an IN_PROGRESS intent (list_active_intents shows them). Its answer is 
 intent's context: scope, constraints and acceptance criteria; stay inside its \
 owned_scope. Changes outside it are refused with a reason that says what to do.
 get_active_intent tells you which intent is selected; clear_active_intent ends the \
-selection; record_lesson keeps a lesson for future sessions.";
+selection; record_lesson keeps a lesson for future sessions. Before changing code you did \
+not write, `why` tells you which intents shaped it and their constraints; `search` finds \
+past intents, changes, prompts, refusals and lessons.";
 
 /// Arguments of `select_active_intent`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -70,6 +72,38 @@ pub struct ListParams {
 pub struct LessonParams {
     /// The lesson, in one or a few sentences (at most 4000 characters).
     pub text: String,
+}
+
+/// Arguments of `why`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct WhyParams {
+    /// The file, relative to the workspace root (src/auth/jwt.ts).
+    pub path: String,
+    /// A 1-based line of the file as it is now.
+    #[serde(default)]
+    pub line: Option<u32>,
+    /// Or: a block's name (verify, AuthService.verify) instead of a line.
+    #[serde(default)]
+    pub symbol: Option<String>,
+}
+
+/// Arguments of `search`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SearchParams {
+    /// Words to find (intents, traces, prompts, gate decisions, lessons).
+    pub query: String,
+    /// Optional: only events about this intent (INT-001).
+    #[serde(default)]
+    pub intent: Option<String>,
+    /// Optional: only this kind (trace, lesson, prompt, tool.pre, intent.spec).
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Optional: only events about files under this path (src/auth).
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Optional: at most this many hits (default 10, at most 100).
+    #[serde(default)]
+    pub limit: Option<usize>,
 }
 
 /// The server: the workspace it serves and its tools.
@@ -223,6 +257,62 @@ impl IntentServer {
         }
         // The hook's PostToolUse records the lesson; nothing to write here.
         text("Lesson noted; it will be recorded in the ledger and .orchestration/CLAUDE.md.".into())
+    }
+
+    #[tool(
+        description = "Why was this code changed? Give a file and a line (or a block name) and \
+        get, oldest first, every recorded change of the block holding it, followed through \
+        moves and renames: intent id and name, mutation class, lineage event, prompt, session, \
+        model, and the intents' constraints. Ask before you edit code you did not write. \
+        Read-only; needs no selected intent."
+    )]
+    async fn why(&self, params: Parameters<WhyParams>) -> CallToolResult {
+        let Parameters(WhyParams { path, line, symbol }) = params;
+        let target = match (line, symbol) {
+            (_, Some(symbol)) if !symbol.trim().is_empty() => {
+                intent_query::why::Target::Symbol(path, symbol)
+            }
+            (Some(line), _) if line > 0 => intent_query::why::Target::Line(path, line),
+            _ => return error("pass `line` (1-based) or `symbol` along with `path`.".into()),
+        };
+        self.with_workspace(move |ws| {
+            let answer = intent_query::why::why(ws, &target)?;
+            Ok(CallToolResult::structured(serde_json::to_value(&answer)?))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Full-text search of the workspace's intent ledger: intents (names, \
+        descriptions, constraints, acceptance criteria), traced changes, user prompts, gate \
+        decisions and their reasons, and lessons. Ranked hits with snippets; optional filters \
+        by intent, kind and path. Read-only; needs no selected intent."
+    )]
+    async fn search(&self, params: Parameters<SearchParams>) -> CallToolResult {
+        let Parameters(params) = params;
+        self.with_workspace(move |ws| {
+            let mut query = intent_query::search::SearchQuery::new(params.query);
+            query.intent = params.intent;
+            query.kind = params.kind;
+            query.path_prefix = params.path;
+            query.limit = params.limit.unwrap_or(10).min(100);
+            let results = intent_query::search::search(ws, &query)?;
+            Ok(CallToolResult::structured(serde_json::to_value(&results)?))
+        })
+        .await
+    }
+
+    /// Runs a blocking query off the async runtime; failures become error results.
+    async fn with_workspace<F>(&self, work: F) -> CallToolResult
+    where
+        F: FnOnce(&Workspace) -> anyhow::Result<CallToolResult> + Send + 'static,
+    {
+        let workspace = self.workspace.clone();
+        match tokio::task::spawn_blocking(move || work(&workspace)).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(err)) => error(format!("intent: {err:#}")),
+            Err(err) => error(format!("intent: the tool failed: {err}")),
+        }
     }
 
     /// Runs blocking engine work (file locks, ledger reads) off the async runtime

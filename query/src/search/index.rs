@@ -70,7 +70,7 @@ pub(crate) fn catch_up(
     }
     let dir = super::index_dir(workspace);
     let (opened, stamp) = match open(&dir)? {
-        Found::Usable(opened, stamp) => (opened, stamp),
+        Found::Usable(opened, stamp) => (*opened, stamp),
         Found::Missing => (create(&dir, false)?, None),
         Found::Unusable => (create(&dir, true)?, None),
     };
@@ -171,7 +171,7 @@ fn commit(writer: &mut IndexWriter, stamp: &Stamp) -> Result<()> {
 /// What [`open`] found in the index directory.
 enum Found {
     /// A usable index and its stamp (none if it was never committed to).
-    Usable(Opened, Option<Stamp>),
+    Usable(Box<Opened>, Option<Stamp>),
     /// No index yet.
     Missing,
     /// An index that cannot be read or was written by another format.
@@ -199,7 +199,7 @@ fn open(dir: &Path) -> Result<Found> {
         // Created but never committed to (a first build was interrupted).
         None => None,
     };
-    Ok(Found::Usable(Opened { index, fields }, stamp))
+    Ok(Found::Usable(Box::new(Opened { index, fields }), stamp))
 }
 
 /// Creates an empty index in `dir`, first removing an unusable one (never a

@@ -10,7 +10,7 @@ use tantivy::query::{
 };
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::{collapse_overlapped_ranges, Snippet, SnippetGenerator};
-use tantivy::{DocAddress, Order, ReloadPolicy, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, IndexReader, Order, ReloadPolicy, Searcher, TantivyDocument, Term};
 use time::OffsetDateTime;
 
 use super::index::Opened;
@@ -114,12 +114,7 @@ pub struct SearchHit {
 pub(crate) fn run(opened: &Opened, query: &SearchQuery) -> Result<SearchResults> {
     let fields = &opened.fields;
     let mut results = SearchResults::default();
-    let reader = opened
-        .index
-        .reader_builder()
-        .reload_policy(ReloadPolicy::Manual)
-        .try_into()?;
-    let searcher = reader.searcher();
+    let searcher = open_searcher(opened)?;
     let num_docs = searcher.num_docs();
     if query.limit == 0 || num_docs == 0 {
         return Ok(results);
@@ -192,6 +187,25 @@ pub(crate) fn run(opened: &Opened, query: &SearchQuery) -> Result<SearchResults>
         .hits
         .sort_by(|a, b| b.score.total_cmp(&a.score).then(b.seq.cmp(&a.seq)));
     Ok(results)
+}
+
+/// Opens a searcher on the newest commit. Another process catching up may delete a
+/// merged-away segment between our reading `meta.json` and opening its files; the
+/// next attempt reads the newer `meta.json`.
+fn open_searcher(opened: &Opened) -> Result<Searcher> {
+    let mut attempt = 0;
+    loop {
+        let reader: tantivy::Result<IndexReader> = opened
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into();
+        match reader {
+            Ok(reader) => return Ok(reader.searcher()),
+            Err(_) if attempt < 3 => attempt += 1,
+            Err(err) => return Err(err.into()),
+        }
+    }
 }
 
 /// The filters of `query` as exact-term (or range) queries.
