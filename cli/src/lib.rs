@@ -57,6 +57,8 @@ pub enum Command {
     Rebuild(commands::rebuild::RebuildArgs),
     /// Write .orchestration/intent_map.md: per intent, the files and blocks it changed.
     Map(commands::rebuild::MapArgs),
+    /// Measure this machine: hook, query and rebuild latencies on a synthetic workload.
+    Bench(commands::bench::BenchArgs),
     /// Answer one agent hook (payload on stdin, native reply on stdout).
     Hook(commands::hook::HookArgs),
     /// Classify a change (files or directories) as AST_REFACTOR or INTENT_EVOLUTION.
@@ -92,6 +94,7 @@ pub fn run() -> i32 {
         Command::Blame(args) => commands::why::run_blame(&config, args),
         Command::Rebuild(args) => commands::rebuild::run(&config, args),
         Command::Map(args) => commands::rebuild::run_map(&config, args),
+        Command::Bench(args) => commands::bench::run(&config, args),
         Command::Demo(args) => commands::demo::run(&config, args),
         Command::Hook(args) => commands::hook::run(&config, args),
         Command::Select(args) => commands::select::run(&config, args),

@@ -67,33 +67,14 @@ impl TestLedger {
     }
 }
 
-/// The data of a `trace` event as the Claude Code hook writes it.
+/// The data of a `trace` event as the Claude Code hook wrote it in `intent demo`,
+/// with the path, intent and revision replaced.
 fn full_trace(path: &str, intent: &str, vcs: Value) -> Value {
-    json!({
-        "path": path,
-        "before_sha256": "sha256:d310f2d5a0ee6c16e32d7f8562b0adbe8a94ae16b1f892a9e71b7e7325311d6a",
-        "after_sha256": "sha256:a60b59475c813e5aead43ddfe641e2f3ad6e734b92edcb32ca62afd7391f3982",
-        "ranges": [
-            {"start_line": 2, "end_line": 7, "content_hash": "sha256:18317b5c9f463eee8c05dfb2e0db86afd95b159acd515895b6e0e46c62a99a70"},
-            {"start_line": 12, "end_line": 12, "content_hash": "sha256:715dee0a6cc2a52493dfdc53b944e57eb7c74030ed4eb7bbd56f6edaf8353f0b"}
-        ],
-        "mutation_class": "INTENT_EVOLUTION",
-        "classification": {"method": "ast", "reason": "behaviour changed in `verify` (src/auth/jwt.ts:1-4)",
-            "refactor_kinds": [], "api_changes": [], "parse_errors": [], "text_files": [], "turn_files": 1, "scheme": 2},
-        "intent_id": intent,
-        "tool": "Write",
-        "tool_use_id": "toolu_20",
-        "prompt_id": "prompt-2",
-        "front_end": "claude-code",
-        "model": "anthropic/claude-sonnet-4-5",
-        "vcs": vcs,
-        "blocks": [{"event": "modified", "matched_by": "name",
-            "before": {"path": path, "kind": "function", "name": "verify", "start_line": 1, "end_line": 3,
-                "exact": "ee7fa7bdb8a21e4c929e1ec3a9eeb798", "alpha": "eb124f9eee5be07d72f1cd93204d0841", "shape": "f936a059b2406c426ead7f102cd9d225"},
-            "after": {"path": path, "kind": "function", "name": "verify", "start_line": 1, "end_line": 4,
-                "exact": "c4a883c1230052815d617d242cb76640", "alpha": "2990519eb104fcceff6e4f652fe11cf4", "shape": "c6c0507642f78844a6e6006e59ae3474"},
-            "id": "31bd1bc3f403ba2177f105e88954aae3"}]
-    })
+    let mut data: Value = serde_json::from_str(include_str!("data/trace-data.json")).unwrap();
+    data["path"] = json!(path);
+    data["intent_id"] = json!(intent);
+    data["vcs"] = vcs;
+    data
 }
 
 /// Exports and returns the summary and the parsed records, checking the JSONL shape.
@@ -168,21 +149,13 @@ fn every_traced_write_becomes_one_valid_record() {
         first["tool"],
         json!({"name": "intent", "version": env!("CARGO_PKG_VERSION")})
     );
-    let file = &first["files"][0];
-    assert_eq!(file["path"], "src/auth/jwt.ts");
-    let conversation = &file["conversations"][0];
-    assert_eq!(
-        conversation["contributor"],
-        json!({"type": "ai", "model_id": "anthropic/claude-sonnet-4-5"})
-    );
-    assert_eq!(
-        conversation["ranges"],
-        full_trace("x", "x", Value::Null)["ranges"]
-    );
-    assert_eq!(
-        conversation["related"],
-        json!([{"type": "intent", "url": "urn:intent:INT-001"}])
-    );
+    let conversation = json!({
+        "contributor": {"type": "ai", "model_id": "anthropic/claude-sonnet-4-5"},
+        "ranges": full_trace("x", "x", Value::Null)["ranges"],
+        "related": [{"type": "intent", "url": "urn:intent:INT-001"}],
+    });
+    let files = json!([{"path": "src/auth/jwt.ts", "conversations": [conversation]}]);
+    assert_eq!(first["files"], files);
     let vendor = &first["metadata"][METADATA_KEY];
     assert_eq!(vendor["intent_id"], "INT-001");
     assert_eq!(vendor["mutation_class"], "INTENT_EVOLUTION");

@@ -346,3 +346,32 @@ fn an_unreadable_index_is_replaced() {
     assert!(status.from_scratch);
     assert_eq!(fx.find("throttle"), before);
 }
+
+#[test]
+fn concurrent_catch_ups_never_index_an_event_twice() {
+    let fx = populated();
+    fx.find("token");
+    for round in 0..6 {
+        let word = format!("marsupial{round}");
+        fx.append(vec![text_event(
+            "lesson",
+            "s",
+            20 + round,
+            "INT-001",
+            &word,
+        )]);
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                // Losers of the writer lock answer from the last commit.
+                scope.spawn(|| search::search(&fx.ws, &SearchQuery::new("token")).unwrap());
+            }
+        });
+    }
+    for round in 0..6 {
+        assert_eq!(
+            fx.find(&format!("marsupial{round}")).len(),
+            1,
+            "round {round}"
+        );
+    }
+}

@@ -168,6 +168,17 @@ fn mistakes_are_explained() {
     );
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+    let ledger = ws.ledger();
+    let out = ws.run(
+        &["export", "agent-trace", "-o", ledger.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is the ledger itself"),
+        "{}",
+        stderr(&out)
+    );
     let out = ws.run(&["export", "agent-trace"], None);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(out.stdout.is_empty(), "a new ledger has no traced writes");

@@ -114,6 +114,11 @@ fn plan(config: &Config, args: AgentTraceArgs) -> anyhow::Result<Plan> {
             path.display(),
             dir.display()
         );
+        anyhow::ensure!(
+            !same_file(path, &ledger),
+            "--output {} is the ledger itself; write the export to another file",
+            path.display()
+        );
     }
     Ok(Plan {
         ledger,
@@ -191,6 +196,14 @@ fn summary_line(summary: &ExportSummary, output: Option<&Path>) -> String {
         ));
     }
     line
+}
+
+/// Returns whether both paths exist and name the same file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The directory a relative or bare `--output` lives in.

@@ -99,10 +99,11 @@ pub fn run(config: &Config, args: SearchArgs) -> anyhow::Result<u8> {
 
 /// One hit: `#seq kind intent path (score)`, then the snippet indented.
 pub fn render(hit: &SearchHit) -> String {
-    let score = if hit.score > 0.0 {
-        format!(" ({:.2})", hit.score)
-    } else {
-        String::new()
+    // Words found in most documents score near zero: keep two significant digits.
+    let score = match hit.score {
+        s if s >= 0.01 => format!(" ({s:.2})"),
+        s if s > 0.0 => format!(" ({s:.1e})"),
+        _ => String::new(),
     };
     format!(
         "#{} {} {} {}{score}\n    {}\n",

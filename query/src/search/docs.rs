@@ -125,7 +125,12 @@ impl<'a> Doc<'a> {
     fn push_list(&mut self, label: &str, list: Option<&Value>) {
         let items: Vec<&str> = list
             .and_then(Value::as_array)
-            .map(|items| items.iter().filter_map(Value::as_str).collect())
+            .map(|items| {
+                let items = items.iter().filter_map(Value::as_str);
+                items
+                    .map(|item| item.trim().trim_end_matches('.'))
+                    .collect()
+            })
             .unwrap_or_default();
         if !items.is_empty() {
             self.push(&format!("{label} {}.", items.join("; ")));

@@ -74,16 +74,28 @@ pub(crate) fn catch_up(
         Found::Missing => (create(&dir, false)?, None),
         Found::Unusable => (create(&dir, true)?, None),
     };
+    let outcome = catch_up_opened(&opened, stamp, &ledger, progress, rebuild)?;
+    Ok((opened, outcome))
+}
+
+/// Catches up `opened`, whose last commit was seen stamped with `stamp`.
+fn catch_up_opened(
+    opened: &Opened,
+    stamp: Option<Stamp>,
+    ledger: &Path,
+    progress: &dyn Progress,
+    rebuild: bool,
+) -> Result<Outcome> {
     let from = if rebuild {
         None
     } else {
-        resume_point(&ledger, stamp.as_ref())
+        resume_point(ledger, stamp.as_ref())
     };
-    let len = std::fs::metadata(&ledger)
-        .map_err(|e| QueryError::io(&ledger, e))?
+    let len = std::fs::metadata(ledger)
+        .map_err(|e| QueryError::io(ledger, e))?
         .len();
     if from == Some(len) {
-        return Ok((opened, Outcome::Done(CatchUp::default())));
+        return Ok(Outcome::Done(CatchUp::default()));
     }
     let remaining = len - from.unwrap_or(0).min(len);
     let (threads, budget) = if remaining < SMALL_CATCH_UP {
@@ -94,13 +106,25 @@ pub(crate) fn catch_up(
     let mut writer: IndexWriter = match opened.index.writer_with_num_threads(threads, budget) {
         Ok(writer) => writer,
         Err(TantivyError::LockFailure(LockError::LockBusy, _)) => {
-            return Ok((opened, Outcome::Busy));
+            return Ok(Outcome::Busy);
         }
         Err(err) => return Err(err.into()),
     };
-    let outcome = apply(&mut writer, &opened.fields, &ledger, from, progress)?;
+    // Another process may have caught up between our reading the stamp and taking
+    // the lock: read it again now that it cannot change, or we would index its
+    // events twice.
+    let from = match (rebuild, payload(&opened.index)?) {
+        (false, Some(payload)) if payload.format == FORMAT => {
+            resume_point(ledger, Some(&payload.stamp))
+        }
+        _ => None,
+    };
+    if from == Some(len) {
+        return Ok(Outcome::Done(CatchUp::default()));
+    }
+    let outcome = apply(&mut writer, &opened.fields, ledger, from, progress)?;
     writer.wait_merging_threads()?;
-    Ok((opened, Outcome::Done(outcome)))
+    Ok(Outcome::Done(outcome))
 }
 
 /// Applies the ledger from `from` (everything, into an emptied index, when `None`),
@@ -189,17 +213,19 @@ fn open(dir: &Path) -> Result<Found> {
     let Ok(fields) = Fields::of(&index.schema()) else {
         return Ok(Found::Unusable);
     };
-    let payload = index
-        .load_metas()?
-        .payload
-        .and_then(|text| serde_json::from_str::<Payload>(&text).ok());
-    let stamp = match payload {
+    let stamp = match payload(&index)? {
         Some(payload) if payload.format != FORMAT => return Ok(Found::Unusable),
         Some(payload) => Some(payload.stamp),
         // Created but never committed to (a first build was interrupted).
         None => None,
     };
     Ok(Found::Usable(Box::new(Opened { index, fields }), stamp))
+}
+
+/// Reads the payload of the last commit, if it has one we can read.
+fn payload(index: &Index) -> Result<Option<Payload>> {
+    let text = index.load_metas()?.payload;
+    Ok(text.and_then(|text| serde_json::from_str(&text).ok()))
 }
 
 /// Creates an empty index in `dir`, first removing an unusable one (never a
@@ -217,4 +243,52 @@ fn create(dir: &Path, replace: bool) -> Result<Opened> {
     };
     let fields = Fields::of(&index.schema())?;
     Ok(Opened { index, fields })
+}
+
+#[cfg(test)]
+mod tests {
+    use intent_ledger::{NewEvent, Workspace};
+    use serde_json::json;
+
+    use super::*;
+    use crate::projection::NoProgress;
+
+    fn append(ws: &Workspace, text: &str) {
+        let mut ledger = ws.open_ledger(Default::default()).unwrap();
+        let event = NewEvent::new("lesson", "test", json!({ "text": text }));
+        ledger.append(event).unwrap();
+    }
+
+    fn outcome(found: Outcome) -> CatchUp {
+        match found {
+            Outcome::Done(done) => done,
+            Outcome::Busy => panic!("the writer lock is free in this test"),
+        }
+    }
+
+    /// Two catch-ups that read the same stamp before either took the writer lock:
+    /// the second must see the first one's commit, not index its events again.
+    #[test]
+    fn a_stale_stamp_is_read_again_under_the_writer_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = Workspace::at(dir.path());
+        ws.init().unwrap();
+        append(&ws, "first");
+        catch_up(&ws, &NoProgress, false).unwrap();
+        let Found::Usable(stale, stamp) = open(&super::super::index_dir(&ws)).unwrap() else {
+            panic!("the index was just built");
+        };
+        append(&ws, "second");
+        let winner = outcome(catch_up(&ws, &NoProgress, false).unwrap().1);
+        assert_eq!(winner.applied, 1);
+        let ledger = ws.ledger_path();
+        let late = catch_up_opened(&stale, stamp, &ledger, &NoProgress, false).unwrap();
+        assert_eq!(outcome(late), CatchUp::default(), "nothing left to apply");
+        let reader = stale.index.reader().unwrap();
+        assert_eq!(
+            reader.searcher().num_docs(),
+            2,
+            "first and second, once each"
+        );
+    }
 }

@@ -80,7 +80,10 @@ impl SearchQuery {
 /// The answer: best hits first. Serializes as `{"hits":[…]}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SearchResults {
-    /// Hits by decreasing score, ties newest first; newest first without text.
+    /// Hits by decreasing score, equal scores newest first; newest first without
+    /// text. (Which of many equally scored documents make the limit follows index
+    /// order, usually the oldest: tantivy's top-k keeps its block-max pruning only
+    /// when ranking by score alone.)
     pub hits: Vec<SearchHit>,
     /// What the search could not honour (parts of the query text that did not
     /// parse, an index being updated by another process). Not serialized.
