@@ -23,7 +23,14 @@ pub const CONFLICT: u8 = 4;
 
 /// Returns the exit code for an error.
 pub fn code_for(err: &anyhow::Error) -> u8 {
-    match err.downcast_ref::<LedgerError>() {
+    // Queries wrap the ledger's errors; a corrupt line is still a corrupt ledger.
+    let ledger = err.downcast_ref::<LedgerError>().or_else(|| {
+        match err.downcast_ref::<intent_query::QueryError>() {
+            Some(intent_query::QueryError::Ledger(e)) => Some(e),
+            _ => None,
+        }
+    });
+    match ledger {
         Some(LedgerError::Corruption { .. }) => CORRUPTION,
         Some(LedgerError::Conflict { .. } | LedgerError::Locked { .. }) => CONFLICT,
         _ => ERROR,

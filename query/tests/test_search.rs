@@ -1,12 +1,12 @@
 //! The search projection: indexing, filters, ranking, snippets, catching up and
 //! rebuilding, against real ledgers written with the ledger's own API.
 
-mod search_fixture;
+mod fixture;
 
 use intent_ledger::Workspace;
 use intent_query::search::{self, SearchHit, SearchQuery};
 use intent_query::{NoProgress, QueryError};
-use search_fixture::*;
+use fixture::*;
 
 #[test]
 fn each_filter_narrows_the_hits() {

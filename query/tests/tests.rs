@@ -1,0 +1,4 @@
+//! The one integration-test binary of `intent-query`; topics are modules.
+
+mod test_export;
+mod test_search;
