@@ -240,6 +240,13 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         "torn tail",
         "corrupt at seq",
         "the workspace is",
+        // The query tour: the moved helper's lineage, blame, search, map, bench.
+        "moved from src/auth/jwt.ts INT-001",
+        "INT-001   #26     verify",
+        "[scope]_violation",
+        "| `src/auth/expiry.ts` | `expiresAt` | function | 1–3 |",
+        "Agent Trace v0.1.0 records",
+        "hook pre p50",
     ] {
         assert!(
             text.contains(expected),
@@ -252,4 +259,48 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
     assert!(target
         .join(".orchestration/agent_trace.jsonl.debris")
         .is_file());
+    assert!(target.join(".orchestration/intent_map.md").is_file());
+}
+
+#[test]
+fn bench_reports_every_figure_with_units_on_a_small_workload() {
+    let out = std::process::Command::new(intent_bin())
+        .args([
+            "--json", "bench", "--events", "3000", "--runs", "3", "--files", "5",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(r["workload"]["events"].as_u64().unwrap() >= 3000, "{r:#}");
+    assert!(r["workload"]["traces"].as_u64().unwrap() > 0);
+    assert!(r["workload"]["bytes_per_event"].as_u64().unwrap() > 100);
+    for rate in [
+        "fsync_every_event_per_s",
+        "fsync_per_batch_of_1000_per_s",
+        "no_fsync_batch_of_1000_per_s",
+    ] {
+        assert!(r["ingest"][rate].as_u64().unwrap() > 0, "{rate}: {r:#}");
+    }
+    for key in ["state_ms", "blocks_ms", "search_ms", "map_ms", "total_ms"] {
+        assert!(r["rebuild"][key].as_f64().unwrap() >= 0.0, "{key}");
+    }
+    for latency in [
+        &r["hook"]["pre_tool_use"],
+        &r["hook"]["post_tool_use_with_ast"],
+        &r["query"]["why"],
+        &r["query"]["search"],
+    ] {
+        let (p50, p99) = (
+            latency["p50_ms"].as_f64().unwrap(),
+            latency["p99_ms"].as_f64().unwrap(),
+        );
+        assert!(p50 > 0.0 && p50 <= p99, "{latency}");
+        assert_eq!(latency["runs"], 3);
+    }
+    let text = std::process::Command::new(intent_bin())
+        .args(["bench", "--events", "abc"])
+        .output()
+        .unwrap();
+    assert_eq!(text.status.code(), Some(2), "usage error for a bad number");
 }

@@ -56,7 +56,11 @@ fn percentiles(mut samples: Vec<Duration>) -> Value {
 }
 
 /// Runs `intent` once with `stdin`; returns the wall time and stdout.
-fn timed_process(root: &Path, args: &[&str], stdin: Option<&[u8]>) -> anyhow::Result<(Duration, Vec<u8>)> {
+fn timed_process(
+    root: &Path,
+    args: &[&str],
+    stdin: Option<&[u8]>,
+) -> anyhow::Result<(Duration, Vec<u8>)> {
     use std::io::Write;
     let exe = std::env::current_exe()?;
     let started = Instant::now();
@@ -75,7 +79,10 @@ fn timed_process(root: &Path, args: &[&str], stdin: Option<&[u8]>) -> anyhow::Re
     let out = child.wait_with_output()?;
     let took = started.elapsed();
     if !out.status.success() {
-        anyhow::bail!("intent {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        anyhow::bail!(
+            "intent {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     Ok((took, out.stdout))
 }
@@ -84,7 +91,11 @@ fn hook_latencies(work: &Workload, runs: usize) -> anyhow::Result<Value> {
     let root = &work.root;
     let started = Instant::now();
     let start = json!({"hook_event_name": "SessionStart", "session_id": "bench", "cwd": root, "source": "startup"});
-    timed_process(root, &["hook", "claude-code"], Some(start.to_string().as_bytes()))?;
+    timed_process(
+        root,
+        &["hook", "claude-code"],
+        Some(start.to_string().as_bytes()),
+    )?;
     let cold = started.elapsed();
     timed_process(root, &["select", "INT-001", "--session", "bench"], None)?;
     let rel = &work.files[0];
@@ -97,19 +108,38 @@ fn hook_latencies(work: &Workload, runs: usize) -> anyhow::Result<Value> {
     };
     let (mut pre, mut post) = (Vec::new(), Vec::new());
     for run in 0..runs {
-        let (old, new) = if run % 2 == 0 { (&before, &after) } else { (&after, &before) };
+        let (old, new) = if run % 2 == 0 {
+            (&before, &after)
+        } else {
+            (&after, &before)
+        };
         let payload = json!({"hook_event_name": "PreToolUse", "session_id": "bench", "cwd": root, "prompt_id": format!("p{run}"),
             "tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "= 50", "new_string": "= 64"}, "tool_use_id": format!("b{run}")});
-        let (took, reply) = timed_process(root, &["hook", "claude-code"], Some(payload.to_string().as_bytes()))?;
+        let (took, reply) = timed_process(
+            root,
+            &["hook", "claude-code"],
+            Some(payload.to_string().as_bytes()),
+        )?;
         if String::from_utf8_lossy(&reply).contains("deny") {
-            anyhow::bail!("the benchmark's edit was refused: {}", String::from_utf8_lossy(&reply));
+            anyhow::bail!(
+                "the benchmark's edit was refused: {}",
+                String::from_utf8_lossy(&reply)
+            );
         }
         pre.push(took);
         std::fs::write(&path, new)?;
         let mut payload = payload;
         payload["hook_event_name"] = json!("PostToolUse");
-        payload["tool_response"] = json!({"filePath": path, "originalFile": old, "structuredPatch": []});
-        post.push(timed_process(root, &["hook", "claude-code"], Some(payload.to_string().as_bytes()))?.0);
+        payload["tool_response"] =
+            json!({"filePath": path, "originalFile": old, "structuredPatch": []});
+        post.push(
+            timed_process(
+                root,
+                &["hook", "claude-code"],
+                Some(payload.to_string().as_bytes()),
+            )?
+            .0,
+        );
     }
     std::fs::write(&path, &before)?;
     Ok(json!({
@@ -121,10 +151,22 @@ fn hook_latencies(work: &Workload, runs: usize) -> anyhow::Result<Value> {
 }
 
 fn ingest(dir: &Path) -> anyhow::Result<Value> {
-    let rate = |durability: Durability, batch: usize, total: usize| -> anyhow::Result<f64> {
+    let rate = |durability: Durability, batch: usize, total: usize| -> anyhow::Result<u64> {
         let path = dir.join(format!("ingest-{durability:?}-{batch}.jsonl"));
-        let mut ledger = Ledger::open_with(&path, LedgerOptions { durability, ..LedgerOptions::default() })?;
-        let event = || NewEvent::new("trace", "bench", json!({"path": "src/a.ts", "intent_id": "INT-001", "after_sha256": "sha256:00"}));
+        let mut ledger = Ledger::open_with(
+            &path,
+            LedgerOptions {
+                durability,
+                ..LedgerOptions::default()
+            },
+        )?;
+        let event = || {
+            NewEvent::new(
+                "trace",
+                "bench",
+                json!({"path": "src/a.ts", "intent_id": "INT-001", "after_sha256": "sha256:00"}),
+            )
+        };
         let started = Instant::now();
         for _ in 0..total / batch {
             ledger.append_batch((0..batch).map(|_| event()).collect())?;
@@ -132,7 +174,7 @@ fn ingest(dir: &Path) -> anyhow::Result<Value> {
         ledger.sync()?;
         let per_s = total as f64 / started.elapsed().as_secs_f64();
         std::fs::remove_file(&path)?;
-        Ok(per_s.round())
+        Ok(per_s.round() as u64)
     };
     Ok(json!({
         "fsync_every_event_per_s": rate(Durability::Always, 1, 300)?,
@@ -155,8 +197,10 @@ fn rebuilds(ws: &Workspace) -> anyhow::Result<Value> {
     let started = Instant::now();
     map::regenerate(ws)?;
     let intent_map = ms(started);
-    Ok(json!({"state_ms": state, "blocks_ms": blocks, "search_ms": index, "map_ms": intent_map,
-        "total_ms": ((state + blocks + index + intent_map) * 10.0).round() / 10.0}))
+    Ok(
+        json!({"state_ms": state, "blocks_ms": blocks, "search_ms": index, "map_ms": intent_map,
+        "total_ms": ((state + blocks + index + intent_map) * 10.0).round() / 10.0}),
+    )
 }
 
 fn queries(work: &Workload, runs: usize) -> anyhow::Result<Value> {
@@ -170,8 +214,18 @@ fn queries(work: &Workload, runs: usize) -> anyhow::Result<Value> {
         let word = WORDS[run % WORDS.len()];
         let args: Vec<String> = match run % 3 {
             0 => vec!["search".into(), word.into()],
-            1 => vec!["search".into(), word.into(), "--kind".into(), "trace".into()],
-            _ => vec!["search".into(), format!("{word} tests"), "--intent".into(), "INT-002".into()],
+            1 => vec![
+                "search".into(),
+                word.into(),
+                "--kind".into(),
+                "trace".into(),
+            ],
+            _ => vec![
+                "search".into(),
+                format!("{word} tests"),
+                "--intent".into(),
+                "INT-002".into(),
+            ],
         };
         let mut full = vec!["--json"];
         full.extend(args.iter().map(String::as_str));
@@ -186,7 +240,10 @@ pub fn run(config: &Config, args: BenchArgs) -> anyhow::Result<u8> {
     let root = match &args.keep {
         Some(dir) => {
             if dir.exists() {
-                anyhow::bail!("{} already exists; --keep needs a new directory", dir.display());
+                anyhow::bail!(
+                    "{} already exists; --keep needs a new directory",
+                    dir.display()
+                );
             }
             std::fs::create_dir_all(dir)?;
             dir.canonicalize()?
@@ -208,7 +265,11 @@ pub fn run(config: &Config, args: BenchArgs) -> anyhow::Result<u8> {
         files: args.files,
         file_lines: args.file_lines,
     };
-    say(&format!("generating {} events in {} ...", spec.events, root.display()));
+    say(&format!(
+        "generating {} events in {} ...",
+        spec.events,
+        root.display()
+    ));
     let started = Instant::now();
     let work = generate(&root, &spec, |_| {})?;
     let generated_s = started.elapsed().as_secs_f64();
@@ -220,14 +281,20 @@ pub fn run(config: &Config, args: BenchArgs) -> anyhow::Result<u8> {
     let ingest = ingest(scratch.path())?;
     say("rebuilding projections ...");
     let rebuild = rebuilds(&ws)?;
-    say(&format!("timing hook processes ({} runs each) ...", args.runs));
+    say(&format!(
+        "timing hook processes ({} runs each) ...",
+        args.runs
+    ));
     let hooks = hook_latencies(&work, args.runs.max(1))?;
-    say(&format!("timing why and search processes ({} runs each) ...", args.runs));
+    say(&format!(
+        "timing why and search processes ({} runs each) ...",
+        args.runs
+    ));
     let queries = queries(&work, args.runs.max(1))?;
     let report = json!({
         "workload": {"events": work.events, "traces": work.traces, "sessions": spec.sessions,
             "intents": spec.intents, "files": spec.files, "file_lines": spec.file_lines,
-            "ledger_bytes": bytes, "bytes_per_event": (bytes as f64 / work.events as f64).round(),
+            "ledger_bytes": bytes, "bytes_per_event": (bytes as f64 / work.events as f64).round() as u64,
             "generate_s": (generated_s * 100.0).round() / 100.0},
         "ingest": ingest, "rebuild": rebuild, "hook": hooks, "query": queries,
         "workspace": if args.keep.is_some() { json!(root) } else { Value::Null },
@@ -242,7 +309,14 @@ pub fn run(config: &Config, args: BenchArgs) -> anyhow::Result<u8> {
 
 /// The text report.
 pub fn render(r: &Value) -> String {
-    let p = |v: &Value| format!("p50 {:>6.2} ms  p95 {:>6.2} ms  p99 {:>6.2} ms", v["p50_ms"].as_f64().unwrap_or(0.0), v["p95_ms"].as_f64().unwrap_or(0.0), v["p99_ms"].as_f64().unwrap_or(0.0));
+    let p = |v: &Value| {
+        format!(
+            "p50 {:>6.2} ms  p95 {:>6.2} ms  p99 {:>6.2} ms",
+            v["p50_ms"].as_f64().unwrap_or(0.0),
+            v["p95_ms"].as_f64().unwrap_or(0.0),
+            v["p99_ms"].as_f64().unwrap_or(0.0)
+        )
+    };
     let w = &r["workload"];
     let mut out = format!(
         "workload   {} events ({} traces), {} sessions, {} intents, {} files of {} lines; {:.1} MB ledger, {} bytes/event\n",
@@ -252,7 +326,9 @@ pub fn render(r: &Value) -> String {
     let i = &r["ingest"];
     out += &format!(
         "ingest     {} events/s fsync each; {} events/s fsync per 1000; {} events/s no fsync\n",
-        i["fsync_every_event_per_s"], i["fsync_per_batch_of_1000_per_s"], i["no_fsync_batch_of_1000_per_s"]
+        i["fsync_every_event_per_s"],
+        i["fsync_per_batch_of_1000_per_s"],
+        i["no_fsync_batch_of_1000_per_s"]
     );
     let b = &r["rebuild"];
     out += &format!(
@@ -261,7 +337,11 @@ pub fn render(r: &Value) -> String {
     );
     let h = &r["hook"];
     out += &format!("hook pre   {}\n", p(&h["pre_tool_use"]));
-    out += &format!("hook post  {}  ({}-line edit, AST)\n", p(&h["post_tool_use_with_ast"]), h["post_file_lines"]);
+    out += &format!(
+        "hook post  {}  ({}-line edit, AST)\n",
+        p(&h["post_tool_use_with_ast"]),
+        h["post_file_lines"]
+    );
     out += &format!("why        {}\n", p(&r["query"]["why"]));
     out += &format!("search     {}\n", p(&r["query"]["search"]));
     out

@@ -58,8 +58,22 @@ pub struct Workload {
 
 /// Words the generated prompts and lessons use (search terms for the benchmark).
 pub const WORDS: &[&str] = &[
-    "token", "expiry", "retry", "billing", "invoice", "audit", "export", "cache", "session",
-    "refresh", "limit", "webhook", "schema", "migration", "logging", "metrics",
+    "token",
+    "expiry",
+    "retry",
+    "billing",
+    "invoice",
+    "audit",
+    "export",
+    "cache",
+    "session",
+    "refresh",
+    "limit",
+    "webhook",
+    "schema",
+    "migration",
+    "logging",
+    "metrics",
 ];
 
 /// A 32-digit hex id, deterministic in `parts`.
@@ -82,14 +96,22 @@ fn specs_yaml(intents: u32) -> String {
 
 /// Builds the workspace under `root` (which must be empty or absent). `tick` is
 /// called with the number of events written so far.
-pub fn generate(root: &Path, spec: &WorkloadSpec, mut tick: impl FnMut(u64)) -> anyhow::Result<Workload> {
+pub fn generate(
+    root: &Path,
+    spec: &WorkloadSpec,
+    mut tick: impl FnMut(u64),
+) -> anyhow::Result<Workload> {
     let ws = Workspace::at(root);
     ws.init()?;
     let yaml = specs_yaml(spec.intents.max(1));
     std::fs::write(ws.specs_path(), &yaml)?;
     let text = typescript::generate(spec.file_lines.max(20));
     let analysis = analyze(&SourceFile::new("x.ts", text.clone()));
-    let blocks: Vec<&intent_ast_hash::Block> = analysis.blocks.iter().filter(|b| b.parent.is_none()).collect();
+    let blocks: Vec<&intent_ast_hash::Block> = analysis
+        .blocks
+        .iter()
+        .filter(|b| b.parent.is_none())
+        .collect();
     let sha = bytes_sha256(text.as_bytes());
     let mut files = Vec::new();
     for f in 0..spec.files.max(1) {
@@ -117,7 +139,9 @@ pub fn generate(root: &Path, spec: &WorkloadSpec, mut tick: impl FnMut(u64)) -> 
         let intent = format!("INT-{:03}", file as u32 % spec.intents.max(1) + 1);
         let prompt_id = format!("prompt-{turn}");
         let word = WORDS[turn as usize % WORDS.len()];
-        let event = |kind: &str, data: Value| NewEvent::new(kind, "hook:claude-code", data).with_session(session.clone());
+        let event = |kind: &str, data: Value| {
+            NewEvent::new(kind, "hook:claude-code", data).with_session(session.clone())
+        };
         batch.push(event("prompt", json!({"front_end": "claude-code", "prompt_id": prompt_id,
             "text": format!("Fix the {word} handling in {} (turn {turn})", files[file]), "intent_id": intent})));
         for w in 0..3u64 {
@@ -126,8 +150,11 @@ pub fn generate(root: &Path, spec: &WorkloadSpec, mut tick: impl FnMut(u64)) -> 
             let path = &files[file];
             batch.push(event("tool.pre", json!({"front_end": "claude-code", "tool": "Edit", "tool_use_id": use_id,
                 "paths": [path], "intent_id": intent, "decision": "allow", "action_class": "destructive"})));
-            batch.push(event("tool.post", json!({"front_end": "claude-code", "tool": "Edit", "tool_use_id": use_id,
-                "prompt_id": prompt_id, "intent_id": intent, "ok": true})));
+            batch.push(event(
+                "tool.post",
+                json!({"front_end": "claude-code", "tool": "Edit", "tool_use_id": use_id,
+                "prompt_id": prompt_id, "intent_id": intent, "ok": true}),
+            ));
             let side = json!({"path": path, "kind": block.kind.as_str(), "name": block.qualified_name,
                 "start_line": block.lines.start, "end_line": block.lines.end,
                 "exact": block.hashes.exact.to_string(), "alpha": block.hashes.alpha.to_string(),
@@ -163,7 +190,10 @@ pub fn generate(root: &Path, spec: &WorkloadSpec, mut tick: impl FnMut(u64)) -> 
     Ok(Workload {
         root: root.to_path_buf(),
         files,
-        block_lines: blocks.iter().map(|b| (b.lines.start, b.lines.end)).collect(),
+        block_lines: blocks
+            .iter()
+            .map(|b| (b.lines.start, b.lines.end))
+            .collect(),
         events: written,
         traces,
     })

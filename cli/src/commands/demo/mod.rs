@@ -1,6 +1,7 @@
 //! `intent demo`: a scripted tour of everything that exists, in a temporary workspace.
 
 mod extras;
+mod queries;
 mod session;
 
 use std::path::PathBuf;
@@ -184,6 +185,9 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
         ));
     }
     say("(the demo workspace itself is untouched)");
+
+    step("8. Ask the ledger: why, blame, search, the intent map, export, rebuild, bench");
+    queries::ask(&bin, &root)?;
 
     step("Done");
     say(&format!("the workspace is {}", root.display()));
