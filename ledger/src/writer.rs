@@ -151,6 +151,8 @@ pub struct Ledger {
     file: File,
     options: LedgerOptions,
     unsynced: bool,
+    /// Inside [`Ledger::transaction`]: `Always` syncs once when it ends, not per append.
+    deferring_sync: bool,
 }
 
 impl Ledger {
@@ -175,6 +177,7 @@ impl Ledger {
             file,
             options,
             unsynced: false,
+            deferring_sync: false,
         };
         ledger.locked(|ledger| ledger.prepare_tail().map(|_| ()))?;
         Ok(ledger)
@@ -244,7 +247,8 @@ impl Ledger {
     }
 
     /// Runs `work` while holding the ledger's exclusive lock, with the tail already
-    /// repaired. Everything `work` appends through the [`Transaction`] and everything
+    /// repaired. With [`Durability::Always`], its appends are synced once, when `work`
+    /// returns and before the lock is released (a sync failure fails the transaction). Everything `work` appends through the [`Transaction`] and everything
     /// it reads from the ledger is consistent: no other writer can interleave. Hooks
     /// use this to read their state, decide, append and save the state as one step.
     pub fn transaction<T, E: From<LedgerError>>(
@@ -254,10 +258,21 @@ impl Ledger {
         self.file
             .lock()
             .map_err(|e| LedgerError::io(&self.path, e))?;
-        let result = match self.prepare_tail() {
+        self.deferring_sync = self.options.durability == Durability::Always;
+        let mut result = match self.prepare_tail() {
             Ok(tail) => work(&mut Transaction { ledger: self, tail }),
             Err(err) => Err(err.into()),
         };
+        // One fdatasync for everything the transaction wrote, before the lock is
+        // released and before the caller can acknowledge any of it.
+        self.deferring_sync = false;
+        if self.options.durability == Durability::Always {
+            if let Err(err) = self.sync() {
+                if result.is_ok() {
+                    result = Err(err.into());
+                }
+            }
+        }
         let _ = self.file.unlock();
         result
     }
@@ -343,11 +358,11 @@ impl Ledger {
             .write_all_at(bytes, offset)
             .map_err(|e| LedgerError::io(&self.path, e))?;
         match self.options.durability {
-            Durability::Always => self
+            Durability::Always if !self.deferring_sync => self
                 .file
                 .sync_data()
                 .map_err(|e| LedgerError::io(&self.path, e)),
-            Durability::Batch => {
+            Durability::Always | Durability::Batch => {
                 self.unsynced = true;
                 Ok(())
             }
