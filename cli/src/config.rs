@@ -40,6 +40,18 @@ pub struct Config {
 }
 
 impl Config {
+    /// Returns the ledger's path, or an error that says how to create one.
+    pub fn require_ledger(&self) -> anyhow::Result<std::path::PathBuf> {
+        let path = self.workspace.ledger_path();
+        if !path.exists() {
+            anyhow::bail!(
+                "no ledger at {}; run `intent init` first or pass --workspace DIR",
+                path.display()
+            );
+        }
+        Ok(path)
+    }
+
     /// Resolves the workspace and output mode.
     pub fn from_args(args: &GlobalArgs) -> anyhow::Result<Config> {
         let workspace = match &args.workspace {

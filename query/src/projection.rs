@@ -94,32 +94,18 @@ pub fn scan(
     progress: &dyn Progress,
     mut apply: impl FnMut(&Event, &Stamp) -> Result<()>,
 ) -> Result<u64> {
-    let total = std::fs::metadata(ledger)
-        .map_err(|e| QueryError::io(ledger, e))?
-        .len()
-        .saturating_sub(from);
-    progress.start(what, total);
     let mut applied = 0;
-    let mut pending = 0u64;
-    for line in LineReader::open_at(ledger, from)? {
-        let line = line?;
-        let event = line.parse(ledger)?;
-        let len = line.bytes.len() as u64 + 1;
-        let stamp = Stamp {
-            seq: event.seq,
-            h: event.h.clone(),
-            end: line.offset + len,
-        };
-        apply(&event, &stamp)?;
-        applied += 1;
-        pending += len;
-        if pending >= 1 << 20 {
-            progress.advance(pending);
-            pending = 0;
-        }
-    }
-    progress.advance(pending);
-    progress.finish();
+    scan_lines(
+        ledger,
+        from,
+        what,
+        progress,
+        |_| true,
+        |event, _, stamp| {
+            applied += 1;
+            apply(event, stamp)
+        },
+    )?;
     Ok(applied)
 }
 
@@ -148,6 +134,27 @@ pub fn scan_kinds(
     progress: &dyn Progress,
     mut apply: impl FnMut(&Event, u64) -> Result<()>,
 ) -> Result<Option<Stamp>> {
+    scan_lines(
+        ledger,
+        from,
+        what,
+        progress,
+        |kind| kinds.contains(&kind),
+        |event, offset, _| apply(event, offset),
+    )
+}
+
+/// The loop behind [`scan`] and [`scan_kinds`]: reads complete lines from `from`,
+/// parses those whose kind `keep` accepts, hands each to `apply` with its offset and
+/// the stamp it establishes, and returns the stamp of the last line read.
+fn scan_lines(
+    ledger: &Path,
+    from: u64,
+    what: &str,
+    progress: &dyn Progress,
+    keep: impl Fn(&str) -> bool,
+    mut apply: impl FnMut(&Event, u64, &Stamp) -> Result<()>,
+) -> Result<Option<Stamp>> {
     let total = std::fs::metadata(ledger)
         .map_err(|e| QueryError::io(ledger, e))?
         .len()
@@ -166,14 +173,15 @@ pub fn scan_kinds(
                 reason: reason.to_string(),
             }
         })?;
-        if kinds.contains(&kind_of(&line.bytes)) {
-            apply(&line.parse(ledger)?, line.offset)?;
-        }
-        last = Some(Stamp {
+        let stamp = Stamp {
             seq: view.seq,
             h: String::from_utf8_lossy(view.h).into_owned(),
             end: line.offset + len,
-        });
+        };
+        if keep(kind_of(&line.bytes)) {
+            apply(&line.parse(ledger)?, line.offset, &stamp)?;
+        }
+        last = Some(stamp);
         pending += len;
         if pending >= 1 << 20 {
             progress.advance(pending);

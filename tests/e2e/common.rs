@@ -157,3 +157,16 @@ pub fn traced_write(
     hook(ws, payload.to_string().as_bytes());
     last_trace(ws)
 }
+
+/// Runs `intent demo` into a fresh directory; returns the guard and the workspace.
+pub fn demo() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    let out = Command::new(intent_bin())
+        .args(["demo", "--dir"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "demo failed: {}", stderr(&out));
+    (dir, root)
+}

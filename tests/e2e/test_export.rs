@@ -6,22 +6,10 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::common::{intent_bin, stderr, stdout, TestWorkspace};
+use crate::common::{demo, intent_bin, stderr, stdout, TestWorkspace};
 
 const SCHEMA: &str = include_str!("../../query/tests/data/agent-trace-0.1.0.schema.json");
 
-/// Runs the demo into a fresh directory and returns the guard and its workspace.
-fn demo() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("demo");
-    let out = Command::new(intent_bin())
-        .args(["demo", "--dir"])
-        .arg(&root)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "demo failed: {}", stderr(&out));
-    (dir, root)
-}
 
 fn export(root: &Path, args: &[&str]) -> Output {
     Command::new(intent_bin())

@@ -6,20 +6,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::common::{intent_bin, stderr, stdout, TestWorkspace};
+use crate::common::{demo, intent_bin, stderr, stdout, TestWorkspace};
 
-/// Runs the demo into a fresh directory and returns the guard and its workspace.
-fn demo() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("demo");
-    let out = Command::new(intent_bin())
-        .args(["demo", "--dir"])
-        .arg(&root)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "demo failed: {}", stderr(&out));
-    (dir, root)
-}
 
 fn search(root: &Path, args: &[&str]) -> Output {
     Command::new(intent_bin())

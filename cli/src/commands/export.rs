@@ -93,13 +93,7 @@ fn plan(config: &Config, args: AgentTraceArgs) -> anyhow::Result<Plan> {
         .as_deref()
         .map(|text| parse_since(text, OffsetDateTime::now_utc()))
         .transpose()?;
-    let ledger = config.workspace.ledger_path();
-    if !ledger.exists() {
-        anyhow::bail!(
-            "no ledger at {}; run `intent init` first or pass --workspace DIR",
-            ledger.display()
-        );
-    }
+    let ledger = config.require_ledger()?;
     if let Some(path) = &args.output {
         anyhow::ensure!(
             !path.is_dir(),

@@ -56,13 +56,7 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
         paths: args.path,
         blocks: args.block,
     };
-    let path = config.workspace.ledger_path();
-    if !path.exists() {
-        anyhow::bail!(
-            "no ledger at {}; run `intent init` first or pass --workspace DIR",
-            path.display()
-        );
-    }
+    let path = config.require_ledger()?;
     let events = filter.run(&path)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -43,13 +43,8 @@ pub struct MapArgs {
 
 /// Discards the chosen projections and builds them again from the ledger.
 pub fn run(config: &Config, args: RebuildArgs) -> anyhow::Result<u8> {
+    config.require_ledger()?;
     let ws = &config.workspace;
-    if !ws.ledger_path().exists() {
-        anyhow::bail!(
-            "no ledger at {}; run `intent init` first or pass --workspace DIR",
-            ws.ledger_path().display()
-        );
-    }
     let all = args.only.is_empty();
     let wants = |o: Only| all || args.only.contains(&o);
     let progress = TerminalProgress::new();
@@ -101,13 +96,8 @@ pub fn run(config: &Config, args: RebuildArgs) -> anyhow::Result<u8> {
 
 /// Writes `intent_map.md` (catching the projections up first).
 pub fn run_map(config: &Config, args: MapArgs) -> anyhow::Result<u8> {
+    config.require_ledger()?;
     let ws = &config.workspace;
-    if !ws.ledger_path().exists() {
-        anyhow::bail!(
-            "no ledger at {}; run `intent init` first or pass --workspace DIR",
-            ws.ledger_path().display()
-        );
-    }
     let text = map::regenerate(ws)?;
     let path = map::path(ws);
     if config.json() {

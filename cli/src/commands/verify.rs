@@ -16,13 +16,7 @@ pub struct VerifyArgs {}
 /// Verifies every line; exits 0 only when the ledger is intact, 3 when it is corrupt
 /// (and leaves a marker so appends refuse to write past the corruption).
 pub fn run(config: &Config, _args: VerifyArgs) -> anyhow::Result<u8> {
-    let path = config.workspace.ledger_path();
-    if !path.exists() {
-        anyhow::bail!(
-            "no ledger at {}; run `intent init` first or pass --workspace DIR",
-            path.display()
-        );
-    }
+    let path = config.require_ledger()?;
     let started = Instant::now();
     let report = verify_path(&path)?;
     let elapsed = started.elapsed();

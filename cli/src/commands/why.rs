@@ -23,20 +23,9 @@ pub struct BlameArgs {
     pub path: String,
 }
 
-fn require_ledger(config: &Config) -> anyhow::Result<()> {
-    let path = config.workspace.ledger_path();
-    if !path.exists() {
-        anyhow::bail!(
-            "no ledger at {}; run `intent init` first or pass --workspace DIR",
-            path.display()
-        );
-    }
-    Ok(())
-}
-
 /// Prints the history of the block holding a line (or of a named block).
 pub fn run_why(config: &Config, args: WhyArgs) -> anyhow::Result<u8> {
-    require_ledger(config)?;
+    config.require_ledger()?;
     let target = Target::parse(&args.target)?;
     let answer = why(&config.workspace, &target)?;
     if config.json() {
@@ -129,7 +118,7 @@ pub fn render_why(a: &WhyAnswer) -> String {
 
 /// Prints every line of a file with its block and latest intent.
 pub fn run_blame(config: &Config, args: BlameArgs) -> anyhow::Result<u8> {
-    require_ledger(config)?;
+    config.require_ledger()?;
     let answer = blame(&config.workspace, &args.path)?;
     if config.json() {
         println!("{}", serde_json::to_string_pretty(&answer)?);

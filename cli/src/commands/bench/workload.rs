@@ -171,7 +171,7 @@ pub fn generate(
             traces += 1;
         }
         batch.push(event("tool.pre", json!({"front_end": "claude-code", "tool": "Read", "paths": [files[file]], "decision": "allow", "action_class": "read_only"})));
-        if turn % 25 == 0 {
+        if turn.is_multiple_of(25) {
             batch.push(event("lesson", json!({"intent_id": intent, "text": format!("Run the {word} tests before editing {}", files[file]), "source": "bench"})));
         }
         turn += 1;
