@@ -205,14 +205,58 @@ pub fn kind_of(line: &[u8]) -> &str {
     std::str::from_utf8(&rest[..end]).unwrap_or("")
 }
 
-/// Reads and parses the ledger line starting at `offset` (an offset a projection
-/// recorded): one seek, one line, whatever the ledger's size.
-pub fn read_event_at(ledger: &Path, offset: u64) -> Result<Event> {
-    match LineReader::open_at(ledger, offset)?.next() {
-        Some(line) => Ok(line?.parse(ledger)?),
-        None => Err(QueryError::Invalid(format!(
-            "{} has no line at byte {offset}: run `intent rebuild`",
-            ledger.display()
-        ))),
+/// Random access to ledger lines by the offsets projections record: one `pread` of a
+/// few KiB per line (a line is read whole however long it is), on one open file.
+#[derive(Debug)]
+pub struct LinesAt {
+    path: std::path::PathBuf,
+    file: std::fs::File,
+}
+
+impl LinesAt {
+    /// Opens the ledger at `path` for random reads.
+    pub fn open(path: &Path) -> Result<LinesAt> {
+        let file = std::fs::File::open(path).map_err(|e| QueryError::io(path, e))?;
+        Ok(LinesAt {
+            path: path.to_path_buf(),
+            file,
+        })
     }
+
+    /// Reads and parses the line starting at `offset`.
+    pub fn event_at(&self, offset: u64) -> Result<Event> {
+        use std::os::unix::fs::FileExt;
+        let mut line = Vec::new();
+        let mut chunk = vec![0u8; 4096];
+        loop {
+            let at = offset + line.len() as u64;
+            let n = self
+                .file
+                .read_at(&mut chunk, at)
+                .map_err(|e| QueryError::io(&self.path, e))?;
+            if n == 0 {
+                return Err(QueryError::Invalid(format!(
+                    "{} has no complete line at byte {offset}: run `intent rebuild`",
+                    self.path.display()
+                )));
+            }
+            match memchr::memchr(b'\n', &chunk[..n]) {
+                Some(end) => {
+                    line.extend_from_slice(&chunk[..end]);
+                    break;
+                }
+                None => line.extend_from_slice(&chunk[..n]),
+            }
+        }
+        let raw = intent_ledger::RawLine {
+            offset,
+            bytes: line,
+        };
+        Ok(raw.parse(&self.path)?)
+    }
+}
+
+/// Reads and parses the ledger line starting at `offset` (see [`LinesAt`]).
+pub fn read_event_at(ledger: &Path, offset: u64) -> Result<Event> {
+    LinesAt::open(ledger)?.event_at(offset)
 }

@@ -2,8 +2,7 @@
 //! file as it is now to the block that holds it, and back through the block's
 //! lineage (moves and renames included) to every intent that shaped it.
 
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, HashMap};
 
 use intent_ast_hash::{analyze, SourceFile};
 use intent_ledger::gate::bytes_sha256;
@@ -13,7 +12,7 @@ use serde_json::Value;
 
 use crate::intents::IntentState;
 use crate::lineage::{self, BlockState, Change, FileLineage, Lineage, TraceRef};
-use crate::projection::{read_event_at, NoProgress, QueryError, Result};
+use crate::projection::{LinesAt, NoProgress, QueryError, Result};
 
 /// What `why` is asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -310,7 +309,11 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
             hit
         }
     };
-    let ledger = workspace.ledger_path();
+    let mut reader = HistoryReader {
+        ledger: LinesAt::open(&workspace.ledger_path())?,
+        intents: &cx.intents,
+        prompts: HashMap::new(),
+    };
     match hit {
         Some(l) => {
             answer.block = Some(BlockInfo {
@@ -322,13 +325,9 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
             });
             answer.outside_ledger = l.changed;
             for change in &l.state.history {
-                answer.history.push(history_item(
-                    &ledger,
-                    &cx.intents,
-                    Some(change),
-                    change.offset,
-                    change.prompt,
-                )?);
+                answer
+                    .history
+                    .push(reader.item(Some(change), change.offset, change.prompt)?);
             }
         }
         None => {
@@ -338,13 +337,7 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
                 "the line is in no traced block: listing the writes whose changed lines covered it (line numbers as of each write)".to_string()
             });
             for t in traces_covering(&shard.traces, answer.line) {
-                answer.history.push(history_item(
-                    &ledger,
-                    &cx.intents,
-                    None,
-                    t.offset,
-                    t.prompt,
-                )?);
+                answer.history.push(reader.item(None, t.offset, t.prompt)?);
             }
         }
     }
@@ -382,20 +375,45 @@ fn text_of(value: &Value) -> Option<String> {
     value.as_str().map(str::to_string)
 }
 
+/// Reads history items from the ledger, each prompt once.
+struct HistoryReader<'a> {
+    ledger: LinesAt,
+    intents: &'a IntentState,
+    prompts: HashMap<u64, Option<String>>,
+}
+
+impl HistoryReader<'_> {
+    fn item(
+        &mut self,
+        change: Option<&Change>,
+        offset: u64,
+        prompt: Option<u64>,
+    ) -> Result<HistoryItem> {
+        let prompt = match prompt {
+            Some(at) => match self.prompts.get(&at) {
+                Some(text) => text.clone(),
+                None => {
+                    let text = text_of(&self.ledger.event_at(at)?.data["text"]);
+                    self.prompts.insert(at, text.clone());
+                    text
+                }
+            },
+            None => None,
+        };
+        history_item(&self.ledger, self.intents, change, offset, prompt)
+    }
+}
+
 fn history_item(
-    ledger: &Path,
+    ledger: &LinesAt,
     intents: &IntentState,
     change: Option<&Change>,
     offset: u64,
-    prompt: Option<u64>,
+    prompt: Option<String>,
 ) -> Result<HistoryItem> {
-    let event = read_event_at(ledger, offset)?;
+    let event = ledger.event_at(offset)?;
     let data = &event.data;
     let intent_id = text_of(&data["intent_id"]);
-    let prompt = match prompt {
-        Some(at) => text_of(&read_event_at(ledger, at)?.data["text"]),
-        None => None,
-    };
     Ok(HistoryItem {
         seq: event.seq,
         ts: event.ts.clone(),
