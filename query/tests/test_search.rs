@@ -3,10 +3,10 @@
 
 mod fixture;
 
+use fixture::*;
 use intent_ledger::Workspace;
 use intent_query::search::{self, SearchHit, SearchQuery};
 use intent_query::{NoProgress, QueryError};
-use fixture::*;
 
 #[test]
 fn each_filter_narrows_the_hits() {
@@ -51,6 +51,13 @@ fn each_filter_narrows_the_hits() {
     let destructive = q(&|q| q.class = Some("destructive".into()));
     assert_eq!(destructive.len(), 1);
     assert_eq!(destructive[0].kind, "tool.pre");
+
+    let by_model = q(&|q| q.model = Some("anthropic/claude-sonnet-4-5".into()));
+    assert!(
+        !by_model.is_empty() && by_model.iter().all(|h| h.kind == "trace"),
+        "{by_model:?}"
+    );
+    assert!(q(&|q| q.model = Some("openai/gpt-5".into())).is_empty());
 
     let s1 = q(&|q| q.session = Some("s1".into()));
     assert!(s1.len() >= 4 && s1.iter().all(|h| h.session.as_deref() == Some("s1")));

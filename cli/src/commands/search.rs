@@ -37,6 +37,9 @@ pub struct SearchArgs {
     /// Only events of this session.
     #[arg(long, value_name = "S")]
     pub session: Option<String>,
+    /// Only events recorded with this model (provider/model, as traces name it).
+    #[arg(long, value_name = "M")]
+    pub model: Option<String>,
     /// Only events at or after: RFC 3339 time, a date, or an age like 30m, 2h, 7d.
     #[arg(long, value_name = "T")]
     pub since: Option<String>,
@@ -57,6 +60,7 @@ pub fn run(config: &Config, args: SearchArgs) -> anyhow::Result<u8> {
         path_prefix: args.path,
         class: args.class,
         session: args.session,
+        model: args.model,
         since: args
             .since
             .as_deref()

@@ -46,6 +46,8 @@ pub struct SearchQuery {
     pub class: Option<String>,
     /// Only events of this session.
     pub session: Option<String>,
+    /// Only events recorded with this model (`anthropic/claude-sonnet-4-5`).
+    pub model: Option<String>,
     /// Only events at or after this time.
     pub since: Option<OffsetDateTime>,
     /// At most this many hits (0 gives none).
@@ -61,6 +63,7 @@ impl Default for SearchQuery {
             path_prefix: None,
             class: None,
             session: None,
+            model: None,
             since: None,
             limit: DEFAULT_LIMIT,
         }
@@ -228,6 +231,9 @@ fn filters(fields: &Fields, query: &SearchQuery) -> Result<Vec<Box<dyn Query>>> 
     }
     if let Some(session) = &query.session {
         term(fields.session, session.trim());
+    }
+    if let Some(model) = &query.model {
+        term(fields.model, model.trim());
     }
     if let Some(class) = &query.class {
         term(fields.class, &class.trim().to_ascii_lowercase());
