@@ -64,39 +64,41 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// Runs `once(0)` as warm-up, then `once(1..=runs)` until `cap` has passed with
-/// at least 3 runs done.
-fn case(
-    name: String,
-    vs: Vs,
+/// How many runs a case gets.
+struct Runs {
     runs: usize,
+    /// Time after which a case stops once it has 3 runs.
     cap: Duration,
-    mut once: impl FnMut(usize) -> (Duration, String),
-) -> Row {
-    let (first, result) = once(0);
-    let started = Instant::now();
-    let mut samples = Vec::with_capacity(runs);
-    for i in 1..=runs {
-        samples.push(ms(once(i).0));
-        if samples.len() >= 3 && started.elapsed() > cap {
-            break;
+}
+
+impl Runs {
+    /// Runs `once(0)` as warm-up, then `once(1..=runs)` until the cap.
+    fn case(&self, name: String, vs: Vs, mut once: impl FnMut(usize) -> (Duration, String)) -> Row {
+        let (first, result) = once(0);
+        let started = Instant::now();
+        let mut samples = Vec::with_capacity(self.runs);
+        for i in 1..=self.runs {
+            samples.push(ms(once(i).0));
+            if samples.len() >= 3 && started.elapsed() > self.cap {
+                break;
+            }
         }
+        samples.sort_by(f64::total_cmp);
+        let row = Row {
+            name,
+            first_ms: ms(first),
+            ms: samples,
+            result,
+            vs,
+        };
+        eprintln!(
+            "  {:<48} p50 {:>9.2} ms ({} runs)",
+            row.name,
+            row.p(0.5),
+            row.ms.len()
+        );
+        row
     }
-    samples.sort_by(f64::total_cmp);
-    let row = Row {
-        name,
-        first_ms: ms(first),
-        ms: samples,
-        result,
-        vs,
-    };
-    eprintln!(
-        "  {:<48} p50 {:>9.2} ms ({} runs)",
-        row.name,
-        row.p(0.5),
-        row.ms.len()
-    );
-    row
 }
 
 /// The length of the array `key` of a JSON answer.
@@ -141,16 +143,19 @@ fn head(cmd: &mut Command, n: usize) -> (Duration, String) {
 
 /// Whether `tool` runs; if not, says which baseline is skipped.
 fn installed(tool: &str, notes: &mut Vec<String>) -> bool {
-    let found = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        notes.push(format!(
-            "note: `{tool}` is not on PATH: its baseline is skipped (install it to compare)"
-        ));
+    match Command::new(tool).arg("--version").output() {
+        Ok(out) if out.status.success() => {
+            let version = String::from_utf8_lossy(&out.stdout);
+            notes.push(format!("tool: {}", version.lines().next().unwrap_or(tool)));
+            true
+        }
+        _ => {
+            notes.push(format!(
+                "note: `{tool}` is not on PATH: its baseline is skipped (install it to compare)"
+            ));
+            false
+        }
     }
-    found
 }
 
 fn loadavg() -> String {
@@ -168,6 +173,7 @@ fn main() {
     let events = env("INTENT_BENCH_EVENTS", 1_000_000);
     let runs = env("INTENT_BENCH_RUNS", 50).max(1) as usize;
     let cap = Duration::from_secs(env("INTENT_BENCH_CASE_SECS", 60));
+    let bench = Runs { runs, cap };
     let git_cap = env("INTENT_BENCH_GIT_TRACES", 0) as usize;
     let intent = env!("CARGO_BIN_EXE_intent");
     let mut notes = Vec::new();
@@ -212,72 +218,44 @@ fn main() {
     let mut rows = Vec::new();
     eprintln!("timing why ({runs} runs per case) ...");
     let budget = Vs::Budget(QUERY_BUDGET_MS);
-    rows.push(case(
-        "intent why FILE:LINE".into(),
-        budget,
-        runs,
-        cap,
-        |i| {
-            let (file, (start, end)) = target(i);
-            let line = format!("{file}:{}", (start + end) / 2);
-            let (took, out) = whole(&mut ours(&["--json", "why", &line]), &[0]);
-            (took, format!("{} changes", json_len(&out, "history")))
-        },
-    ));
+    rows.push(bench.case("intent why FILE:LINE".into(), budget, |i| {
+        let (file, (start, end)) = target(i);
+        let line = format!("{file}:{}", (start + end) / 2);
+        let (took, out) = whole(&mut ours(&["--json", "why", &line]), &[0]);
+        (took, format!("{} changes", json_len(&out, "history")))
+    }));
     let vs = Vs::Ours(rows[0].p(0.5));
 
     let mut repo_note = None;
     if has_git {
         eprintln!("building the git repository (git fast-import) ...");
         let all = git_history::read_traces(&ledger);
-        let keep = &all[all
-            .len()
-            .saturating_sub(if git_cap > 0 { git_cap } else { all.len() })..];
+        let keep = &all[if git_cap > 0 {
+            all.len().saturating_sub(git_cap)
+        } else {
+            0
+        }..];
         let full: Vec<String> = qfiles.iter().map(|f| f.to_string()).collect();
         let repo_dir = top.path().join("git");
         let repo = git_history::build(&repo_dir, &root, &work.files, &full, keep);
-        repo_note = Some(format!(
-            "git repo   {} commits: 1 with the generated workspace + 1 per trace ({}{} traces of the ledger), \
-             author = session, message = prompt + intent id + seq;\n           {} files: {} in full ({} \
-             lines each; {} versions, one literal changed in the traced range per commit), {} one-line stubs \
-             (one revision per commit);\n           .git/objects {:.1} MB; built in {:.1} s (fast-import + \
-             checkout {:.1} s, commit-graph --changed-paths {:.1} s)",
-            repo.commits,
-            if keep.len() < all.len() { "capped: the most recent " } else { "all " },
-            keep.len(),
-            work.files.len(),
-            full.len(),
-            std::fs::read_to_string(root.join(&full[0])).map_or(0, |t| t.lines().count()),
-            repo.full_versions,
-            work.files.len() - full.len(),
-            repo.objects_mb,
-            repo.import_s + repo.graph_s,
-            repo.import_s,
-            repo.graph_s
-        ));
+        repo_note = Some(repo.describe(all.len()));
         let git = |args: &[&str]| {
             let mut cmd = git_history::git(&repo_dir);
             cmd.args(args);
             cmd
         };
-        rows.push(case(
-            "git log -L START,END:FILE".into(),
-            vs,
-            runs,
-            cap,
-            |i| {
-                let (file, (start, end)) = target(i);
-                let (took, out) = whole(
-                    &mut git(&["log", "-L", &format!("{start},{end}:{file}")]),
-                    &[0],
-                );
-                (
-                    took,
-                    format!("{} commits", count(&out, |l| l.starts_with(b"commit "))),
-                )
-            },
-        ));
-        rows.push(case("git blame -M -C FILE".into(), vs, runs, cap, |i| {
+        rows.push(bench.case("git log -L START,END:FILE".into(), vs, |i| {
+            let (file, (start, end)) = target(i);
+            let (took, out) = whole(
+                &mut git(&["log", "-L", &format!("{start},{end}:{file}")]),
+                &[0],
+            );
+            (
+                took,
+                format!("{} commits", count(&out, |l| l.starts_with(b"commit "))),
+            )
+        }));
+        rows.push(bench.case("git blame -M -C FILE".into(), vs, |i| {
             let (took, out) = whole(&mut git(&["blame", "-M", "-C", target(i).0]), &[0]);
             (took, format!("{} lines", count(&out, |l| !l.is_empty())))
         }));
@@ -315,34 +293,26 @@ fn main() {
                 ),
             }
         };
-        let row = case(
-            format!("intent search WORD{filter}"),
-            budget,
-            runs,
-            cap,
-            |i| {
-                let mut args = vec!["--json".to_string(), "search".into()];
-                args.extend(query(i).0);
-                let (took, out) = whole(
-                    &mut ours(&args.iter().map(String::as_str).collect::<Vec<_>>()),
-                    &[0],
-                );
-                (took, format!("{} hits", json_len(&out, "hits")))
-            },
-        );
+        let row = bench.case(format!("intent search WORD{filter}"), budget, |i| {
+            let mut args = vec!["--json".to_string(), "search".into()];
+            args.extend(query(i).0);
+            let (took, out) = whole(
+                &mut ours(&args.iter().map(String::as_str).collect::<Vec<_>>()),
+                &[0],
+            );
+            (took, format!("{} hits", json_len(&out, "hits")))
+        });
         let vs = Vs::Ours(row.p(0.5));
         rows.push(row);
         if !has_rg {
             continue;
         }
-        rows.push(case(
-            format!("rg {regex} LEDGER | head -20"),
-            vs,
-            runs,
-            cap,
-            |i| head(&mut rg(&query(i).1, false), 20),
-        ));
-        rows.push(case(format!("rg -c {regex} LEDGER"), vs, runs, cap, |i| {
+        rows.push(
+            bench.case(format!("rg {regex} LEDGER | head -20"), vs, |i| {
+                head(&mut rg(&query(i).1, false), 20)
+            }),
+        );
+        rows.push(bench.case(format!("rg -c {regex} LEDGER"), vs, |i| {
             let (took, out) = whole(&mut rg(&query(i).1, true), &[0, 1]);
             let n: u64 = String::from_utf8_lossy(&out).trim().parse().unwrap_or(0);
             (took, format!("{n} matches"))
@@ -416,11 +386,14 @@ fn main() {
             r.result
         );
     }
-    println!(
-        "\nrg rows: `| head -20` is what a user types to see matching events (rg stops at the 20th, the \
-         oldest, like our default limit of 20 hits, which are ranked); `-c` scans the whole ledger to count \
-         matching lines. Both match raw JSON text, so fields such as \"session\" also match."
-    );
+    if has_rg {
+        println!(
+            "\nrg rows: `| head -20` is what a user types to see matching events (rg stops at the 20th, the \
+             oldest, like our default limit of 20 hits, which are ranked); `-c` scans the whole ledger to count \
+             matching lines. Both match raw JSON text, so fields such as \"session\" also match (with WORD = \
+             session, rg tests the INT-N regex on every line: the p95 of that row)."
+        );
+    }
     notes.iter().for_each(|n| println!("{n}"));
     println!(
         "bench wall time {:.1} s",

@@ -42,10 +42,42 @@ pub struct Trace {
 /// What `build` made.
 pub struct Repo {
     pub commits: usize,
+    pub files: usize,
+    pub full_files: usize,
+    pub full_lines: usize,
     pub full_versions: usize,
     pub objects_mb: f64,
     pub import_s: f64,
     pub graph_s: f64,
+}
+
+impl Repo {
+    /// What the repository holds, for the report; `ledger_traces` were offered.
+    pub fn describe(&self, ledger_traces: usize) -> String {
+        let traces = self.commits - 1;
+        let which = if traces < ledger_traces {
+            "capped: the most recent "
+        } else {
+            "all "
+        };
+        format!(
+            "git repo   {} commits: 1 with the generated workspace + 1 per trace ({which}{traces} of the \
+             ledger's {ledger_traces} traces), author = session, message = prompt + intent id + seq;\n           \
+             {} files: {} in full ({} lines each; {} versions, one literal changed in the traced range \
+             per commit), {} one-line stubs (one revision per commit);\n           .git/objects {:.1} MB; \
+             built in {:.1} s (fast-import + checkout {:.1} s, commit-graph --changed-paths {:.1} s)",
+            self.commits,
+            self.files,
+            self.full_files,
+            self.full_lines,
+            self.full_versions,
+            self.files - self.full_files,
+            self.objects_mb,
+            self.import_s + self.graph_s,
+            self.import_s,
+            self.graph_s
+        )
+    }
 }
 
 /// `git` in `dir`, deaf to the user's and the system's configuration.
@@ -173,9 +205,11 @@ pub fn build(
         .expect("git fast-import");
     let mut out = BufWriter::with_capacity(1 << 20, child.stdin.take().unwrap());
     let (mut mark, mut marks, mut initial) = (0u64, vec![0u64; traces.len()], HashMap::new());
+    let mut full_lines = 0;
     for path in full {
         let text = std::fs::read_to_string(workspace.join(path)).expect("a generated file");
         let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        full_lines = lines.len();
         let mut blob = |lines: &[String], out: &mut BufWriter<_>| {
             mark += 1;
             write!(out, "blob\nmark :{mark}\n").unwrap();
@@ -244,6 +278,9 @@ pub fn build(
     );
     Repo {
         commits: traces.len() + 1,
+        files: files.len(),
+        full_files: full.len(),
+        full_lines,
         full_versions: marks.iter().filter(|m| **m > 0).count(),
         objects_mb: dir_bytes(&repo.join(".git/objects")) as f64 / 1e6,
         import_s,
