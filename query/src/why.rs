@@ -336,7 +336,8 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
             answer.note.get_or_insert_with(|| {
                 "the line is in no traced block: listing the writes whose changed lines covered it (line numbers as of each write)".to_string()
             });
-            for t in traces_covering(&shard.traces, answer.line) {
+            let traces = lineage::traces(workspace, &cx.rel)?;
+            for t in traces_covering(&traces, answer.line) {
                 answer.history.push(reader.item(None, t.offset, t.prompt)?);
             }
         }
@@ -482,6 +483,7 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
     let empty = FileLineage::default();
     let shard = cx.shard.as_ref().unwrap_or(&empty);
     let (located, file_changed) = locate(shard, Some(text));
+    let traces = lineage::traces(workspace, &cx.rel)?;
     let mut answer = BlameAnswer {
         path: cx.rel.clone(),
         intents: BTreeMap::new(),
@@ -512,7 +514,7 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
                 row.event = Some(last.event.clone());
             }
             row.outside_ledger = l.changed;
-        } else if let Some(t) = traces_covering(&shard.traces, line).last() {
+        } else if let Some(t) = traces_covering(&traces, line).last() {
             row.intent_id = t.intent_id.clone();
             row.seq = Some(t.seq);
             row.event = Some("traced".to_string());

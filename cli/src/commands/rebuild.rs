@@ -5,7 +5,7 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use intent_query::intents::IntentState;
 use intent_query::lineage::Lineage;
-use intent_query::{map, search};
+use intent_query::{map, search, NoProgress};
 use serde_json::json;
 
 use crate::config::Config;
@@ -48,36 +48,53 @@ pub fn run(config: &Config, args: RebuildArgs) -> anyhow::Result<u8> {
     let all = args.only.is_empty();
     let wants = |o: Only| all || args.only.contains(&o);
     let progress = TerminalProgress::new();
-    let mut report = Vec::new();
-    let mut timed = |name: &str, work: &mut dyn FnMut() -> anyhow::Result<u64>| {
+    let timed = |name: &str, work: &dyn Fn() -> anyhow::Result<u64>| {
         let started = Instant::now();
         let applied = work()?;
         let ms = started.elapsed().as_secs_f64() * 1e3;
-        report
-            .push(json!({"projection": name, "events": applied, "ms": (ms * 10.0).round() / 10.0}));
-        anyhow::Ok(())
+        anyhow::Ok(json!({"projection": name, "events": applied, "ms": (ms * 10.0).round() / 10.0}))
     };
-    if wants(Only::State) {
-        timed("state", &mut || {
-            Ok(IntentState::rebuild(ws, &progress)?.1.applied)
-        })?;
-    }
-    if wants(Only::Blocks) {
-        timed("blocks", &mut || {
-            Ok(Lineage::rebuild(ws, &progress)?.applied)
-        })?;
-    }
-    if wants(Only::Search) {
-        timed(
-            "search",
-            &mut || Ok(search::rebuild(ws, &progress)?.applied),
-        )?;
-    }
+    // The search index (the slowest: tantivy's own threads) is built beside the
+    // state and lineage scans, which share no files with it; the map needs both
+    // of the latter. The bar follows the search scan; the others run silently.
+    let (mut report, search_report) = std::thread::scope(|scope| {
+        let search_job = wants(Only::Search).then(|| {
+            scope.spawn(|| timed("search", &|| Ok(search::rebuild(ws, &progress)?.applied)))
+        });
+        let quiet = if wants(Only::Search) {
+            &NoProgress as &dyn intent_query::Progress
+        } else {
+            &progress
+        };
+        let mut report = Vec::new();
+        let mut rest = || -> anyhow::Result<()> {
+            if wants(Only::State) {
+                report.push(timed("state", &|| {
+                    Ok(IntentState::rebuild(ws, quiet)?.1.applied)
+                })?);
+            }
+            if wants(Only::Blocks) {
+                report.push(timed("blocks", &|| {
+                    Ok(Lineage::rebuild(ws, quiet)?.applied)
+                })?);
+            }
+            Ok(())
+        };
+        let rest = rest();
+        let search_report = search_job
+            .map(|job| {
+                job.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the search rebuild panicked")))
+            })
+            .transpose();
+        rest.map(|_| report).and_then(|r| Ok((r, search_report?)))
+    })?;
+    report.extend(search_report);
     if wants(Only::Map) {
-        timed("map", &mut || {
+        report.push(timed("map", &|| {
             map::regenerate(ws)?;
             Ok(0)
-        })?;
+        })?);
     }
     if config.json() {
         println!("{}", json!({ "rebuilt": report }));

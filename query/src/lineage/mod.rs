@@ -23,7 +23,7 @@ use crate::projection::{
 };
 
 /// Bump when the stored shape changes: an older cache is then rebuilt.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 struct Core {
@@ -52,6 +52,11 @@ pub fn dir(workspace: &Workspace) -> PathBuf {
 fn shard_file(dir: &Path, path: &str) -> PathBuf {
     let key = blake3::hash(path.as_bytes()).to_hex();
     dir.join("files").join(format!("{}.json", &key[..32]))
+}
+
+/// The shard's traces, one JSON line each, appended as they come.
+fn traces_file(dir: &Path, path: &str) -> PathBuf {
+    shard_file(dir, path).with_extension("traces.jsonl")
 }
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
@@ -164,6 +169,21 @@ impl Lineage {
             let shard = &self.shards[path];
             let bytes = serde_json::to_vec(shard).expect("lineage shards serialize");
             write_atomic(&shard_file(&self.dir, path), &bytes)?;
+            if !shard.traces.is_empty() {
+                let mut lines = Vec::new();
+                for t in &shard.traces {
+                    serde_json::to_writer(&mut lines, t).expect("traces serialize");
+                    lines.push(b'\n');
+                }
+                let file = traces_file(&self.dir, path);
+                let mut out = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&file)
+                    .map_err(|e| QueryError::io(&file, e))?;
+                std::io::Write::write_all(&mut out, &lines)
+                    .map_err(|e| QueryError::io(&file, e))?;
+            }
         }
         let core = serde_json::to_vec(&self.core).expect("lineage core serializes");
         write_atomic(&self.dir.join("core.json"), &core)?;
@@ -177,6 +197,28 @@ impl Lineage {
 /// Reads the shard of `path` as last caught up (`None`: never traced).
 pub fn shard(workspace: &Workspace, path: &str) -> Option<FileLineage> {
     read_json(&shard_file(&dir(workspace), path))
+}
+
+/// Reads every trace of `path` as last caught up, oldest first.
+pub fn traces(workspace: &Workspace, path: &str) -> Result<Vec<TraceRef>> {
+    let file = traces_file(&dir(workspace), path);
+    let bytes = match std::fs::read(&file) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(QueryError::io(&file, e)),
+    };
+    bytes
+        .split(|b| *b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            serde_json::from_slice(line).map_err(|e| {
+                QueryError::Invalid(format!(
+                    "{} is unreadable ({e}): run `intent rebuild --only blocks`",
+                    file.display()
+                ))
+            })
+        })
+        .collect()
 }
 
 /// Reads every shard, sorted by path.

@@ -22,7 +22,10 @@ pub struct FileLineage {
     pub blocks: BTreeMap<String, BlockState>,
     /// Blocks last seen in this file and deleted since, by block id.
     pub deleted: BTreeMap<String, BlockState>,
-    /// Every trace of this path, oldest first.
+    /// Traces of this path: every one when read with [`super::traces`]; during an
+    /// update, only those not yet stored (kept in their own append-only file, so
+    /// a `why` inside a block never reads them).
+    #[serde(skip)]
     pub traces: Vec<TraceRef>,
 }
 
