@@ -89,6 +89,24 @@ fn keys() -> &'static [[u8; 32]; 5] {
 
 /// Hashes `bytes` in `domain` and truncates to 128 bits.
 pub(crate) fn digest(domain: Domain, bytes: &[u8]) -> Hash128 {
+    if bytes.is_empty() {
+        // Common (the order of a statement without unordered members): computed once.
+        static EMPTY: OnceLock<[Hash128; 5]> = OnceLock::new();
+        return EMPTY.get_or_init(|| {
+            [
+                Domain::Exact,
+                Domain::Alpha,
+                Domain::Shape,
+                Domain::Unit,
+                Domain::Aux,
+            ]
+            .map(|d| hash_bytes(d, b""))
+        })[domain as usize];
+    }
+    hash_bytes(domain, bytes)
+}
+
+fn hash_bytes(domain: Domain, bytes: &[u8]) -> Hash128 {
     let full = blake3::keyed_hash(&keys()[domain as usize], bytes);
     let mut out = [0u8; 16];
     out.copy_from_slice(&full.as_bytes()[..16]);
@@ -151,8 +169,9 @@ impl Stream {
     }
 
     pub(crate) fn open(&mut self, kind: Kind) {
-        self.buf.push(tag::OPEN);
-        self.buf.extend_from_slice(&kind);
+        // One append, not two: this runs for every node of every stream.
+        let [a, b, c, d] = kind;
+        self.buf.extend_from_slice(&[tag::OPEN, a, b, c, d]);
     }
 
     pub(crate) fn close(&mut self) {
@@ -160,20 +179,20 @@ impl Stream {
     }
 
     pub(crate) fn token(&mut self, kind: Kind) {
-        self.buf.push(tag::TOKEN);
-        self.buf.extend_from_slice(&kind);
+        let [a, b, c, d] = kind;
+        self.buf.extend_from_slice(&[tag::TOKEN, a, b, c, d]);
     }
 
     pub(crate) fn leaf(&mut self, kind: Kind, text: &[u8]) {
-        self.buf.push(tag::LEAF);
-        self.buf.extend_from_slice(&kind);
+        let [a, b, c, d] = kind;
+        self.buf.extend_from_slice(&[tag::LEAF, a, b, c, d]);
         self.bytes(text);
     }
 
     /// A leaf whose text is abstracted away (shape stream).
     pub(crate) fn abstract_leaf(&mut self, kind: Kind) {
-        self.buf.push(tag::ABSTRACT);
-        self.buf.extend_from_slice(&kind);
+        let [a, b, c, d] = kind;
+        self.buf.extend_from_slice(&[tag::ABSTRACT, a, b, c, d]);
     }
 
     pub(crate) fn local(&mut self, depth: usize, index: usize) {

@@ -109,6 +109,8 @@ pub(crate) struct Scopes<'s> {
     /// Set by `with` or a direct `eval`: names are then kept verbatim.
     pub(crate) poisoned: bool,
     base: usize,
+    /// The alpha stream after `base` while it is patched, kept for the next scope.
+    tail: Vec<u8>,
 }
 
 impl<'s> Scopes<'s> {
@@ -224,7 +226,11 @@ impl<'s> Scopes<'s> {
     /// and returns the free names met; `marks` are alpha offsets to move along.
     pub(crate) fn patch(&mut self, alpha: &mut Stream, marks: &mut [usize]) -> FreeNames<'s> {
         let mut free = Vec::new();
-        let tail = alpha.buf.split_off(self.base);
+        // The buffers are reused from scope to scope: one is patched per function.
+        let mut tail = std::mem::take(&mut self.tail);
+        tail.clear();
+        tail.extend_from_slice(&alpha.buf[self.base..]);
+        alpha.buf.truncate(self.base);
         let mut copied = 0;
         let mut inserted = 0;
         let mut next_mark = 0;
@@ -284,6 +290,9 @@ impl<'s> Scopes<'s> {
                 *mark += inserted;
             }
         }
+        self.tail = tail;
+        self.pending = pending;
+        self.pending.clear();
         self.arena.clear();
         self.bindings.clear();
         self.poisoned = false;

@@ -1,5 +1,7 @@
 //! TypeScript (`.ts`, `.mts`, `.cts`) and TSX (`.tsx`) through tree-sitter-typescript.
 
+use std::sync::OnceLock;
+
 use tree_sitter::Node;
 
 use super::{
@@ -11,6 +13,15 @@ use super::{
 pub struct TypeScript {
     /// Whether this is the TSX grammar.
     pub tsx: bool,
+}
+
+impl TypeScript {
+    fn ecma(&self) -> &'static ecma::Grammar {
+        static TYPESCRIPT: OnceLock<ecma::Grammar> = OnceLock::new();
+        static TSX: OnceLock<ecma::Grammar> = OnceLock::new();
+        let cell = if self.tsx { &TSX } else { &TYPESCRIPT };
+        cell.get_or_init(|| ecma::Grammar::new(&self.grammar()))
+    }
 }
 
 impl LanguageSpec for TypeScript {
@@ -35,11 +46,11 @@ impl LanguageSpec for TypeScript {
     }
 
     fn context(&self, site: &Site<'_>, src: &str) -> Ctx {
-        ecma::context(site, src)
+        ecma::context(self.ecma(), site, src)
     }
 
     fn names_function(&self, site: &Site<'_>) -> bool {
-        ecma::names_function(site)
+        ecma::names_function(self.ecma(), site)
     }
 
     fn block_name(
@@ -49,19 +60,19 @@ impl LanguageSpec for TypeScript {
         kind: BlockKind,
         src: &str,
     ) -> Option<(String, BlockKind)> {
-        ecma::block_name(node, parent, kind, src)
+        ecma::block_name(self.ecma(), node, parent, kind, src)
     }
 
     fn is_private_member(&self, node: Node<'_>, src: &str) -> bool {
-        ecma::is_private_member(node, src)
+        ecma::is_private_member(self.ecma(), node, src)
     }
 
     fn member_key(&self, container: Node<'_>, member: Node<'_>, src: &str) -> MemberKey {
-        ecma::member_key(container, member, src)
+        ecma::member_key(self.ecma(), container, member, src)
     }
 
     fn top_level_role(&self, node: Node<'_>, _src: &str) -> TopLevelRole {
-        ecma::top_level_role(node)
+        ecma::top_level_role(self.ecma(), node)
     }
 
     fn keep_parens(&self, parent_kind: &str, field: Option<&str>) -> bool {
@@ -74,14 +85,14 @@ impl LanguageSpec for TypeScript {
     }
 
     fn is_module_syntax(&self, node: Node<'_>) -> bool {
-        ecma::is_module_syntax(node)
+        ecma::is_module_syntax(self.ecma(), node)
     }
 
     fn reexport_all(&self, node: Node<'_>, src: &str) -> Option<String> {
-        ecma::reexport_all(node, src)
+        ecma::reexport_all(self.ecma(), node, src)
     }
 
     fn import_bindings(&self, node: Node<'_>, src: &str) -> Option<ImportInfo> {
-        ecma::import_bindings(node, src)
+        ecma::import_bindings(self.ecma(), node, src)
     }
 }

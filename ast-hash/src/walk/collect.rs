@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::emit::squeeze;
 use super::{give_buffer, Frame, Members, Walker, ALPHA, DOMAINS, EXACT, SHAPE};
-use crate::hash::{digest, kind as kind_of, Domain, Hash128};
+use crate::hash::{digest, Domain, Hash128};
 use crate::lang::{BlockKind, MemberKey, TopLevelRole};
 use crate::model::{Block, BlockHashes, Detail, FileAnalysis, Lines, TopItem};
 
@@ -107,7 +107,7 @@ impl<'s> Walker<'s> {
         let mut up = frames.iter().rev();
         let mut keyword = None;
         if kind_is_declarator(kind) {
-            keyword = Some(kind.as_str());
+            keyword = Some(self.k.keyword(kind));
             up.next();
         }
         let mut export = false;
@@ -117,11 +117,12 @@ impl<'s> Walker<'s> {
             match frame.info.name {
                 "export_statement" => {
                     export = true;
-                    let mut cursor = frame.node.walk();
-                    default = frame
-                        .node
-                        .children(&mut cursor)
-                        .any(|c| c.kind() == "default");
+                    // An export statement has a handful of children: indexing them is
+                    // cheaper than a cursor (an allocation).
+                    let node = frame.node;
+                    default = (0..node.child_count() as u32)
+                        .map_while(|i| node.child(i))
+                        .any(|c| self.info_of(c).0.name == "default");
                 }
                 "ambient_declaration" => declare = true,
                 _ => break,
@@ -137,24 +138,26 @@ impl<'s> Walker<'s> {
                     } else {
                         export || declare
                     };
-                (
-                    format!("{}.{}", parent_block.qualified_name, name),
-                    exported,
-                )
+                let parent_name = &parent_block.qualified_name;
+                let mut qualified = String::with_capacity(parent_name.len() + 1 + name.len());
+                qualified.push_str(parent_name);
+                qualified.push('.');
+                qualified.push_str(&name);
+                (qualified, exported)
             }
             None => (name.clone(), export || declare),
         };
         let start = self.offsets();
+        let k = self.k;
         for token in [
-            declare.then_some("declare"),
-            export.then_some("export"),
-            default.then_some("default"),
+            declare.then_some(k.declare),
+            export.then_some(k.export),
+            default.then_some(k.default),
             keyword,
         ]
         .into_iter()
         .flatten()
         {
-            let token = kind_of(token);
             self.all(|s| s.token(token));
         }
         let index = self.blocks.len();

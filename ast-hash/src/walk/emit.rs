@@ -1,7 +1,7 @@
 //! Emitting leaves: literals, strings, JSX text, names (bindings and references),
 //! and parse errors.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, TreeCursor};
 
 use super::{Walker, ALPHA, EXACT, SHAPE};
 use crate::hash::Kind;
@@ -10,17 +10,19 @@ use crate::model::{ParseError, ParseErrorKind};
 use crate::scope::{Binding, Sink};
 
 impl<'s> Walker<'s> {
-    /// Emits a leaf; returns whether evaluating it runs no code.
+    /// Emits the leaf at the cursor, of source `text`; returns whether evaluating it
+    /// runs no code.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn leaf(
         &mut self,
-        node: Node<'s>,
-        info: KindInfo,
+        cursor: &mut TreeCursor<'s>,
+        text: &'s str,
+        info: &KindInfo,
         k: Kind,
         ctx: Ctx,
         parent_scopes: u8,
         parent_kind: &str,
     ) -> bool {
-        let text = self.text(node);
         match info.role {
             Role::Token => {
                 self.all(|s| s.token(k));
@@ -32,8 +34,8 @@ impl<'s> Walker<'s> {
             }
             Role::Str => {
                 let mut cooked = std::mem::take(&mut self.scratch);
-                self.cook(node, parent_kind == "jsx_attribute", &mut cooked);
-                self.literal(self.k_string, cooked.as_bytes());
+                self.cook(cursor, text, parent_kind == "jsx_attribute", &mut cooked);
+                self.literal(self.k.string, cooked.as_bytes());
                 cooked.clear();
                 self.scratch = cooked;
                 true
@@ -60,25 +62,38 @@ impl<'s> Walker<'s> {
         self.streams[SHAPE].abstract_leaf(kind);
     }
 
-    /// The content of a string literal: quotes dropped, `\'` and `\"` unescaped (not in
-    /// JSX attributes, where backslashes are literal).
-    pub(super) fn cook(&mut self, node: Node<'s>, raw: bool, out: &mut String) {
+    /// The content of the string literal at the cursor, of source `literal`: quotes
+    /// dropped, `\'` and `\"` unescaped (not in JSX attributes, where backslashes are
+    /// literal). Its children are read with the walk's cursor, which ends where it was.
+    pub(super) fn cook(
+        &mut self,
+        cursor: &mut TreeCursor<'s>,
+        literal: &'s str,
+        raw: bool,
+        out: &mut String,
+    ) {
         let mut covered = 0;
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
-            let text = self.text(child);
-            covered += text.len();
-            match self.info_of(child).0.role {
-                Role::Punct | Role::Token => self.layout.extend_from_slice(text.as_bytes()),
-                _ if !raw && text == "\\'" => out.push('\''),
-                _ if !raw && text == "\\\"" => out.push('"'),
-                _ => out.push_str(text),
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                let text = self.text(child);
+                covered += text.len();
+                match self.info_of(child).0.role {
+                    Role::Punct | Role::Token => self.layout.extend_from_slice(text.as_bytes()),
+                    _ if !raw && text == "\\'" => out.push('\''),
+                    _ if !raw && text == "\\\"" => out.push('"'),
+                    _ => out.push_str(text),
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
             }
+            cursor.goto_parent();
         }
-        if covered != node.byte_range().len() {
+        if covered != literal.len() {
             // Some text is not in any child: hash the literal verbatim.
             out.clear();
-            out.push_str(self.text(node));
+            out.push_str(literal);
         }
     }
 
@@ -122,18 +137,18 @@ impl<'s> Walker<'s> {
             },
             IdentKind::ShorthandRef => {
                 self.streams[ALPHA].leaf(kind_name, name.as_bytes());
-                self.reference(self.k_identifier, name);
+                self.reference(self.k.identifier, name);
                 false
             }
             IdentKind::ShorthandPattern => {
                 self.streams[ALPHA].leaf(kind_name, name.as_bytes());
                 match binds(ctx) {
                     Some(target) => {
-                        self.bind(self.k_identifier, name, target, parent_scopes);
+                        self.bind(self.k.identifier, name, target, parent_scopes);
                         true
                     }
                     None => {
-                        self.reference(self.k_identifier, name);
+                        self.reference(self.k.identifier, name);
                         false
                     }
                 }

@@ -12,9 +12,9 @@ mod parse;
 
 use tree_sitter::{Node, Tree, TreeCursor};
 
-use parse::{edit_between, give_buffer, parse, table, take_buffer};
+use parse::{edit_between, fixed, give_buffer, parse, table, take_buffer, Fixed, Table};
 
-use crate::hash::{kind as kind_of, Domain, Kind, Stream};
+use crate::hash::{Domain, Kind, Stream};
 use crate::lang::{
     BlockKind, Ctx, IdentKind, KindInfo, LanguageSpec, MemberKey, Role, ScopeKind, Site,
 };
@@ -97,17 +97,22 @@ struct Members {
 #[derive(Debug)]
 struct Frame<'t> {
     node: Node<'t>,
-    info: KindInfo,
+    /// Its kind's facts, in the static table (a frame is copied on every push and pop).
+    info: &'static KindInfo,
     ctx: Ctx,
     field: Option<&'static str>,
     opened: bool,
     block: Option<usize>,
     scopes: u8,
     patch_root: bool,
-    members: Option<Members>,
+    /// Its children are members of an order-insensitive container: the top of
+    /// `Walker::members` (kept apart so that frames stay small to push and pop).
+    members: bool,
     decl_children: bool,
     item: bool,
     check_purity: bool,
+    /// Where the node ends (asking tree-sitter again is a call into C).
+    end: usize,
     last_end: usize,
     impure: bool,
 }
@@ -115,14 +120,13 @@ struct Frame<'t> {
 struct Walker<'s> {
     spec: &'static dyn LanguageSpec,
     infos: &'static [(KindInfo, Kind)],
-    fields: &'static [Option<&'static str>],
+    table: &'static Table,
     /// Hashed kinds the walk emits by itself.
-    k_error: Kind,
-    k_string: Kind,
-    k_identifier: Kind,
+    k: &'static Fixed,
     src: &'s str,
     streams: [Stream; 3],
     scopes: Scopes<'s>,
+    members: Vec<Members>,
     blocks: Vec<Block>,
     block_starts: Vec<[usize; 3]>,
     block_marks: Vec<Option<usize>>,
@@ -154,15 +158,14 @@ impl<'s> Walker<'s> {
         Walker {
             spec,
             infos: &table(spec).kinds,
-            fields: &table(spec).fields,
-            k_error: kind_of("ERROR"),
-            k_string: kind_of("string"),
-            k_identifier: kind_of("identifier"),
+            table: table(spec),
+            k: fixed(),
             src,
             streams: std::array::from_fn(|_| Stream {
                 buf: take_buffer(capacity),
             }),
             scopes: Scopes::default(),
+            members: Vec::new(),
             blocks: Vec::new(),
             block_starts: Vec::new(),
             block_marks: Vec::new(),
@@ -191,11 +194,11 @@ impl<'s> Walker<'s> {
         &self.src[node.byte_range()]
     }
 
-    fn info_of(&self, node: Node<'_>) -> (KindInfo, Kind) {
+    fn info_of(&self, node: Node<'_>) -> (&'static KindInfo, Kind) {
         // ERROR's id (u16::MAX) is outside the table.
         match self.infos.get(node.kind_id() as usize) {
-            Some(entry) => *entry,
-            None => (ERROR_INFO, self.k_error),
+            Some((info, k)) => (info, *k),
+            None => (&ERROR_INFO, self.k.error),
         }
     }
 
@@ -211,6 +214,7 @@ impl<'s> Walker<'s> {
         Sink { item: self.item }
     }
 
+    #[inline]
     fn all(&mut self, f: impl Fn(&mut Stream)) {
         for stream in &mut self.streams {
             f(stream);
@@ -230,12 +234,12 @@ impl<'s> Walker<'s> {
         }
         loop {
             if descend && cursor.goto_first_child() {
-                descend = self.enter(&mut frames, &cursor);
+                descend = self.enter(&mut frames, &mut cursor);
                 continue;
             }
             loop {
                 if cursor.goto_next_sibling() {
-                    descend = self.enter(&mut frames, &cursor);
+                    descend = self.enter(&mut frames, &mut cursor);
                     break;
                 }
                 if !cursor.goto_parent() {
@@ -264,21 +268,31 @@ impl<'s> Walker<'s> {
             block: None,
             scopes: 0,
             patch_root: false,
-            members: None,
+            members: false,
             decl_children: true,
             item: false,
             check_purity: false,
+            end: root.end_byte(),
             last_end: root.start_byte(),
             impure: false,
         }
     }
 
+    /// Records the source between two nodes: layout when blank, else stream text.
+    #[inline]
     fn gap(&mut self, from: usize, to: usize) {
-        if to <= from {
-            return;
+        // Most nodes follow the previous one directly.
+        if to > from {
+            self.gap_text(from, to);
         }
+    }
+
+    fn gap_text(&mut self, from: usize, to: usize) {
         let text = &self.src[from..to];
-        if text.trim().is_empty() {
+        let ascii_blank = text
+            .bytes()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+        if ascii_blank || text.trim().is_empty() {
             self.layout.extend_from_slice(text.as_bytes());
         } else {
             // Text no node covers: keep it rather than lose it.
@@ -287,16 +301,17 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn enter(&mut self, frames: &mut Vec<Frame<'s>>, cursor: &TreeCursor<'s>) -> bool {
+    fn enter(&mut self, frames: &mut Vec<Frame<'s>>, cursor: &mut TreeCursor<'s>) -> bool {
         let node = cursor.node();
         let (info, k) = self.info_of(node);
+        let (start, end) = (node.start_byte(), node.end_byte());
         let parent = frames.last_mut().expect("a parent frame");
         let gap_from = parent.last_end;
-        parent.last_end = parent.last_end.max(node.end_byte());
-        self.gap(gap_from, node.start_byte());
+        parent.last_end = parent.last_end.max(end);
+        self.gap(gap_from, start);
         match info.role {
             Role::Comment => {
-                self.comments.push(self.text(node));
+                self.comments.push(&self.src[start..end]);
                 return false;
             }
             Role::Skip => return false,
@@ -307,6 +322,15 @@ impl<'s> Walker<'s> {
             _ => {}
         }
         let missing = self.has_error && node.is_missing();
+        // Operators and keywords inside a statement: a token in every stream, and
+        // nothing below applies to them (no field, context, block or scope).
+        if info.role == Role::Token && !missing && frames.len() > 1 {
+            let parent = frames.last().expect("a parent frame");
+            if parent.opened && !parent.members {
+                self.all(|s| s.token(k));
+                return false;
+            }
+        }
         let named = !matches!(info.role, Role::Punct | Role::Token) || info.name == "ERROR";
         let parent = frames.last().expect("a parent frame");
         if !parent.opened && !named && !missing {
@@ -323,7 +347,7 @@ impl<'s> Walker<'s> {
             parent.scopes,
         );
         let top = frames.len() == 1;
-        if let Some(members) = &mut frames.last_mut().expect("a parent frame").members {
+        if parent.members {
             let key = self.spec.member_key(parent_node, node, self.src);
             let here = [
                 self.streams[0].len(),
@@ -331,6 +355,7 @@ impl<'s> Walker<'s> {
                 self.streams[2].len(),
                 self.layout.len(),
             ];
+            let members = self.members.last_mut().expect("the parent's members");
             if key == MemberKey::AttachToNext {
                 members.attach.get_or_insert(here);
             } else {
@@ -343,7 +368,7 @@ impl<'s> Walker<'s> {
         }
         if missing {
             self.error(node, ParseErrorKind::Missing);
-            let missing = kind_of("MISSING");
+            let missing = self.k.missing;
             let kind = node.kind().as_bytes();
             self.all(|s| s.leaf(missing, kind));
             if top {
@@ -354,10 +379,23 @@ impl<'s> Walker<'s> {
         if info.name == "ERROR" {
             self.error(node, ParseErrorKind::Unexpected);
         }
-        let field = if named {
-            cursor
-                .field_id()
-                .and_then(|id| self.fields.get(usize::from(id.get())).copied().flatten())
+        // Reading the field walks up the cursor's stack: only where it is used (binding
+        // contexts, function bodies and parameters, wrappers, exported values).
+        let wants_field = named
+            && (parent_info.binds_children
+                || parent_info.function_like
+                || info.function_like
+                || info.role == Role::Wrapper
+                || parent_info.name == "export_statement"
+                || matches!(info.name, "statement_block" | "class_body"));
+        let field = if wants_field {
+            cursor.field_id().and_then(|id| {
+                self.table
+                    .fields
+                    .get(usize::from(id.get()))
+                    .copied()
+                    .flatten()
+            })
         } else {
             None
         };
@@ -391,17 +429,17 @@ impl<'s> Walker<'s> {
             _ => node.child_count() == 0,
         };
         if leaf {
-            let wrappers: &[&str] =
+            let wrappers: &[Kind] =
                 if field == Some("parameter") && parent_info.name == "arrow_function" {
-                    self.spec.bare_param_wrappers()
+                    &self.table.wrappers
                 } else {
                     &[]
                 };
-            for wrapper in wrappers {
-                let wrapper = kind_of(wrapper);
+            for &wrapper in wrappers {
                 self.all(|s| s.open(wrapper));
             }
-            let pure = self.leaf(node, info, k, ctx, parent_scopes, parent_info.name);
+            let text = &self.src[start..end];
+            let pure = self.leaf(cursor, text, info, k, ctx, parent_scopes, parent_info.name);
             for _ in wrappers {
                 self.all(|s| s.close());
             }
@@ -413,11 +451,7 @@ impl<'s> Walker<'s> {
         }
         let transparent = info.role == Role::Wrapper
             && !self.spec.keep_parens(parent_info.name, field)
-            && node
-                .named_children(&mut node.walk())
-                .filter(|c| !c.is_extra())
-                .count()
-                <= 1;
+            && named_children(cursor) <= 1;
         let mut block = None;
         if decl_level && self.scopes.is_empty() {
             if let Some(kind) = info.block {
@@ -443,7 +477,7 @@ impl<'s> Walker<'s> {
             walker.scopes.push(kind, walker.streams[ALPHA].len());
             scopes += 1;
         };
-        if info.own_name && node.child_by_field_name("name").is_some() {
+        if info.own_name && node.child_by_field_id(self.table.name_field).is_some() {
             push(self, ScopeKind::Name);
         }
         match info.scope {
@@ -458,10 +492,13 @@ impl<'s> Walker<'s> {
         if info.name == "with_statement" {
             self.scopes.poisoned = true;
         }
-        let members = (info.unordered && self.scopes.is_empty()).then(|| Members {
-            entries: Vec::new(),
-            attach: None,
-        });
+        let members = info.unordered && self.scopes.is_empty();
+        if members {
+            self.members.push(Members {
+                entries: Vec::new(),
+                attach: None,
+            });
+        }
         let check_purity = decl_level
             && (info.name == "variable_declarator"
                 || (parent_info.name == "export_statement" && field == Some("value")));
@@ -478,7 +515,8 @@ impl<'s> Walker<'s> {
             decl_children,
             item: top,
             check_purity,
-            last_end: node.start_byte(),
+            end,
+            last_end: start,
             impure: false,
         });
         true
@@ -486,8 +524,9 @@ impl<'s> Walker<'s> {
 
     fn exit(&mut self, frames: &mut Vec<Frame<'s>>) {
         let frame = frames.pop().expect("a frame to exit");
-        self.gap(frame.last_end, frame.node.end_byte());
-        if let Some(members) = frame.members {
+        self.gap(frame.last_end, frame.end);
+        if frame.members {
+            let members = self.members.pop().expect("the frame's members");
             self.finish_members(members);
         }
         if frame.opened {
@@ -521,4 +560,21 @@ impl<'s> Walker<'s> {
             self.finish_item();
         }
     }
+}
+
+/// Counts the named children (comments aside) of the cursor's node, with the walk's
+/// own cursor: a new one costs an allocation.
+fn named_children(cursor: &mut TreeCursor<'_>) -> usize {
+    let mut count = 0;
+    if cursor.goto_first_child() {
+        loop {
+            let child = cursor.node();
+            count += usize::from(child.is_named() && !child.is_extra());
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        cursor.goto_parent();
+    }
+    count
 }

@@ -7,13 +7,55 @@ use std::sync::OnceLock;
 use tree_sitter::{InputEdit, Parser, Point, Tree};
 
 use crate::hash::{kind as kind_of, Kind};
-use crate::lang::{languages, KindInfo, LanguageSpec};
+use crate::lang::{languages, BlockKind, KindInfo, LanguageSpec};
 
 /// Per grammar, computed once: each kind's facts and hashed form, and field names by
 /// id (tree-sitter hands out names as C strings, converted on every call).
 pub(super) struct Table {
     pub(super) kinds: Vec<(KindInfo, Kind)>,
     pub(super) fields: Vec<Option<&'static str>>,
+    /// The id of the `name` field (0: none): looking a field up by name compares it
+    /// with every field name of the grammar.
+    pub(super) name_field: u16,
+    /// The hashed kinds of [`LanguageSpec::bare_param_wrappers`].
+    pub(super) wrappers: Vec<Kind>,
+}
+
+/// Hashed kinds the walk emits by itself, computed once (a kind is a BLAKE3 hash).
+pub(super) struct Fixed {
+    pub(super) error: Kind,
+    pub(super) string: Kind,
+    pub(super) identifier: Kind,
+    pub(super) missing: Kind,
+    pub(super) declare: Kind,
+    pub(super) export: Kind,
+    pub(super) default: Kind,
+    /// `const`, `let` and `var`, by [`BlockKind`] of a declarator.
+    pub(super) keywords: [Kind; 3],
+}
+
+impl Fixed {
+    pub(super) fn keyword(&self, kind: BlockKind) -> Kind {
+        match kind {
+            BlockKind::Let => self.keywords[1],
+            BlockKind::Var => self.keywords[2],
+            _ => self.keywords[0],
+        }
+    }
+}
+
+pub(super) fn fixed() -> &'static Fixed {
+    static FIXED: OnceLock<Fixed> = OnceLock::new();
+    FIXED.get_or_init(|| Fixed {
+        error: kind_of("ERROR"),
+        string: kind_of("string"),
+        identifier: kind_of("identifier"),
+        missing: kind_of("MISSING"),
+        declare: kind_of("declare"),
+        export: kind_of("export"),
+        default: kind_of("default"),
+        keywords: [BlockKind::Const, BlockKind::Let, BlockKind::Var].map(|k| kind_of(k.as_str())),
+    })
 }
 
 pub(super) fn table(spec: &'static dyn LanguageSpec) -> &'static Table {
@@ -21,6 +63,8 @@ pub(super) fn table(spec: &'static dyn LanguageSpec) -> &'static Table {
     static EMPTY: Table = Table {
         kinds: Vec::new(),
         fields: Vec::new(),
+        name_field: 0,
+        wrappers: Vec::new(),
     };
     let tables = TABLES.get_or_init(|| {
         languages()
@@ -37,7 +81,17 @@ pub(super) fn table(spec: &'static dyn LanguageSpec) -> &'static Table {
                 let fields = (0..=grammar.field_count() as u16)
                     .map(|id| grammar.field_name_for_id(id))
                     .collect();
-                (lang.spec.name(), Table { kinds, fields })
+                let name_field = grammar.field_id_for_name("name").map_or(0, |id| id.get());
+                let wrappers = lang.spec.bare_param_wrappers().iter().map(|w| kind_of(w));
+                (
+                    lang.spec.name(),
+                    Table {
+                        kinds,
+                        fields,
+                        name_field,
+                        wrappers: wrappers.collect(),
+                    },
+                )
             })
             .collect()
     });

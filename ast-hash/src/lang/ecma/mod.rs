@@ -6,9 +6,75 @@
 
 mod decl;
 
-use tree_sitter::Node;
+use tree_sitter::{Language, Node};
 
 use super::{BindTarget, BlockKind, Ctx, IdentKind, KindInfo, Role, ScopeKind, Site};
+
+/// The fields the ECMAScript rules look up.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Field {
+    Alias,
+    Body,
+    Declaration,
+    Kind,
+    Name,
+    Pattern,
+    Property,
+    Right,
+    Source,
+    Value,
+}
+
+const FIELD_NAMES: [&str; 10] = [
+    "alias",
+    "body",
+    "declaration",
+    "kind",
+    "name",
+    "pattern",
+    "property",
+    "right",
+    "source",
+    "value",
+];
+
+/// Kind names and field ids of one ECMAScript grammar, resolved once.
+///
+/// tree-sitter hands out a kind name as a C string (a `strlen` and a UTF-8 check per
+/// call) and resolves a field name by comparing it with every field name of the
+/// grammar; both showed in profiles of the walk.
+#[derive(Debug)]
+pub(crate) struct Grammar {
+    kinds: Vec<&'static str>,
+    fields: [u16; FIELD_NAMES.len()],
+}
+
+impl Grammar {
+    pub(crate) fn new(language: &Language) -> Self {
+        Grammar {
+            kinds: (0..language.node_kind_count() as u16)
+                .map(|id| language.node_kind_for_id(id).unwrap_or(""))
+                .collect(),
+            // Id 0 is no field: looking it up finds nothing, like an unknown name.
+            fields: FIELD_NAMES
+                .map(|name| language.field_id_for_name(name).map_or(0, |id| id.get())),
+        }
+    }
+
+    /// Returns `node.kind()`.
+    pub(crate) fn kind(&self, node: Node<'_>) -> &'static str {
+        match self.kinds.get(usize::from(node.kind_id())) {
+            Some(kind) => kind,
+            // `ERROR` has an id outside the table.
+            None => node.kind(),
+        }
+    }
+
+    /// Returns `node.child_by_field_name(field)`.
+    pub(crate) fn child<'t>(&self, node: Node<'t>, field: Field) -> Option<Node<'t>> {
+        node.child_by_field_id(self.fields[field as usize])
+    }
+}
 
 /// Anonymous tokens dropped as punctuation (they carry no meaning the tree does not).
 const PUNCT: &[&str] = &[
@@ -213,21 +279,42 @@ pub(super) fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
     &src[node.byte_range()]
 }
 
-fn has_child_kind(node: Node<'_>, kinds: &[&str]) -> bool {
-    let mut cursor = node.walk();
-    let found = node
-        .children(&mut cursor)
-        .any(|c| kinds.contains(&c.kind()));
-    found
+/// The children of a node that has few (a member, a parameter, a statement).
+///
+/// A cursor costs an allocation and a walk of its own; `Node::child` scans from the
+/// first child, which for a handful of children is cheaper (quadratic beyond).
+fn few_children<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    (0..node.child_count() as u32).map_while(move |i| node.child(i))
 }
 
-fn param_target(node: Node<'_>, kind: &str) -> BindTarget {
-    if matches!(kind, "required_parameter" | "optional_parameter")
-        && has_child_kind(
-            node,
-            &["accessibility_modifier", "override_modifier", "readonly"],
-        )
-    {
+/// The children of a member before `stop` (all of them without one).
+///
+/// Modifiers (`static`, `get`, `private`...) precede a member's name in both grammars:
+/// looking for them ends at the name rather than walking parameters and body too.
+fn children_before<'t>(node: Node<'t>, stop: Option<Node<'t>>) -> impl Iterator<Item = Node<'t>> {
+    few_children(node).take_while(move |child| stop.is_none_or(|stop| stop.id() != child.id()))
+}
+
+fn has_child_kind(g: &Grammar, node: Node<'_>, kinds: &[&str]) -> bool {
+    few_children(node).any(|c| kinds.contains(&g.kind(c)))
+}
+
+fn param_target(g: &Grammar, node: Node<'_>, kind: &str) -> BindTarget {
+    if !matches!(kind, "required_parameter" | "optional_parameter") {
+        return BindTarget::Param;
+    }
+    // Modifiers precede the pattern (`@Inject() private readonly x: T`): a parameter
+    // that starts with its pattern has none, and most do.
+    if let (Some(first), Some(pattern)) = (node.child(0), g.child(node, Field::Pattern)) {
+        if first.id() == pattern.id() {
+            return BindTarget::Param;
+        }
+    }
+    if has_child_kind(
+        g,
+        node,
+        &["accessibility_modifier", "override_modifier", "readonly"],
+    ) {
         BindTarget::ParamKeepName
     } else {
         BindTarget::Param
@@ -235,7 +322,7 @@ fn param_target(node: Node<'_>, kind: &str) -> BindTarget {
 }
 
 /// The binding context rules of ECMAScript.
-pub(super) fn context(site: &Site<'_>, src: &str) -> Ctx {
+pub(super) fn context(g: &Grammar, site: &Site<'_>, src: &str) -> Ctx {
     let Site {
         node,
         kind,
@@ -258,11 +345,11 @@ pub(super) fn context(site: &Site<'_>, src: &str) -> Ctx {
         ("variable_declaration", _) if kind == "variable_declarator" => {
             return Ctx::Declarator(BindTarget::Var);
         }
-        ("formal_parameters", _) => return Ctx::Bind(param_target(node, kind)),
+        ("formal_parameters", _) => return Ctx::Bind(param_target(g, node, kind)),
         ("arrow_function", Some("parameter")) => return Ctx::Bind(BindTarget::Param),
         ("catch_clause", Some("parameter")) => return Ctx::Bind(BindTarget::Lexical),
         ("for_in_statement", Some("left")) => {
-            let target = match parent.child_by_field_name("kind").map(|k| k.kind()) {
+            let target = match g.child(parent, Field::Kind).map(|k| g.kind(k)) {
                 Some("var") => BindTarget::Var,
                 Some(_) => BindTarget::Lexical,
                 None => BindTarget::Assign,
@@ -319,10 +406,10 @@ pub(super) fn context(site: &Site<'_>, src: &str) -> Ctx {
 
 /// Whether `node` (through parentheses and type assertions) is an anonymous function
 /// or class expression, which takes its `.name` from what it is assigned to.
-fn is_anonymous_function(node: Option<Node<'_>>) -> bool {
+fn is_anonymous_function(g: &Grammar, node: Option<Node<'_>>) -> bool {
     let Some(mut node) = node else { return false };
     loop {
-        match node.kind() {
+        match g.kind(node) {
             "parenthesized_expression"
             | "as_expression"
             | "satisfies_expression"
@@ -332,15 +419,15 @@ fn is_anonymous_function(node: Option<Node<'_>>) -> bool {
             },
             "arrow_function" => return true,
             "function_expression" | "function" | "generator_function" | "class" => {
-                return node.child_by_field_name("name").is_none();
+                return g.child(node, Field::Name).is_none();
             }
             _ => return false,
         }
     }
 }
 
-pub(super) fn names_function(site: &Site<'_>) -> bool {
-    let value = |field: &str| is_anonymous_function(site.parent.child_by_field_name(field));
+pub(super) fn names_function(g: &Grammar, site: &Site<'_>) -> bool {
+    let value = |field: Field| is_anonymous_function(g, g.child(site.parent, field));
     match (site.parent_kind, site.field) {
         (
             "function_declaration"
@@ -353,12 +440,12 @@ pub(super) fn names_function(site: &Site<'_>) -> bool {
             | "class",
             Some("name"),
         ) => true,
-        ("variable_declarator", Some("name")) => value("value"),
+        ("variable_declarator", Some("name")) => value(Field::Value),
         ("assignment_expression" | "augmented_assignment_expression", Some("left")) => {
-            value("right")
+            value(Field::Right)
         }
-        ("assignment_pattern" | "object_assignment_pattern", Some("left")) => value("right"),
-        ("required_parameter" | "optional_parameter", Some("pattern")) => value("value"),
+        ("assignment_pattern" | "object_assignment_pattern", Some("left")) => value(Field::Right),
+        ("required_parameter" | "optional_parameter", Some("pattern")) => value(Field::Value),
         _ => false,
     }
 }
