@@ -10,7 +10,6 @@ use crate::common::{demo, intent_bin, stderr, stdout, TestWorkspace};
 
 const SCHEMA: &str = include_str!("../../query/tests/data/agent-trace-0.1.0.schema.json");
 
-
 fn export(root: &Path, args: &[&str]) -> Output {
     Command::new(intent_bin())
         .arg("--workspace")

@@ -409,7 +409,11 @@ fn why_and_search_answer_from_the_ledger_without_a_selected_intent() {
     let ws = workspace();
     let ok = |args: &[&str]| {
         let out = ws.run(args, None);
-        assert!(out.status.success(), "{args:?}: {}", crate::common::stderr(&out));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            crate::common::stderr(&out)
+        );
     };
     ok(&["select", "INT-001", "--session", "s1"]);
     std::fs::create_dir_all(ws.root().join("src/auth")).unwrap();

@@ -8,7 +8,6 @@ use serde_json::Value;
 
 use crate::common::{demo, intent_bin, stderr, stdout, TestWorkspace};
 
-
 fn search(root: &Path, args: &[&str]) -> Output {
     Command::new(intent_bin())
         .arg("--workspace")
