@@ -1,7 +1,7 @@
 //! `intent search` on the demo's workspace: real hits, filters, the documented JSON
 //! shape, the text layout, catching up with new events, and errors that say what to do.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
