@@ -3,7 +3,8 @@
 //! 1M-event ledger. Compared with spawning a trivial binary in the same run.
 //!
 //! Run with `cargo bench -p intent-cli --bench hook`. `INTENT_BENCH_EVENTS` sets the
-//! ledger size (default 1M), `INTENT_BENCH_RUNS` the runs per case (default 300).
+//! ledger size (default 1M), `INTENT_BENCH_RUNS` the runs per case (default 300),
+//! `INTENT_BENCH_ONLY` a substring of the case names to run.
 
 use std::io::Write;
 use std::path::Path;
@@ -21,6 +22,9 @@ fn main() {
     let runs: usize = env("INTENT_BENCH_RUNS", 300) as usize;
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
+    // `INTENT_BENCH_KEEP=1` leaves the workspace behind (and writes the PostToolUse
+    // payloads next to it) for profiling a single hook run by hand.
+    let keep = std::env::var_os("INTENT_BENCH_KEEP").is_some();
     let ws = Workspace::at(&root);
     ws.init().unwrap();
     std::fs::write(ws.specs_path(), specs(200)).unwrap();
@@ -102,6 +106,12 @@ fn main() {
     let post_real = json!({"hook_event_name": "PostToolUse", "session_id": "bench", "cwd": root,
         "tool_name": "Edit", "tool_input": {"file_path": real, "old_string": "batchSize = 50", "new_string": "batchSize = 64"}, "tool_use_id": "toolu_r",
         "tool_response": {"filePath": real, "originalFile": real_before}});
+    if keep {
+        std::fs::write(root.join("post-dense.json"), post.to_string()).unwrap();
+        std::fs::write(root.join("post-realistic.json"), post_real.to_string()).unwrap();
+        eprintln!("workspace kept at {}", dir.keep().display());
+        return;
+    }
     report("PostToolUse Edit 500-line realistic TS", runs, || {
         hook(intent, &root, &post_real);
     });
@@ -118,6 +128,13 @@ fn env(name: &str, default: u64) -> u64 {
 }
 
 fn report(name: &str, runs: usize, mut work: impl FnMut()) {
+    // `INTENT_BENCH_ONLY=Edit` runs only the cases whose name contains it (for
+    // profiling one case with `perf record`).
+    if let Ok(only) = std::env::var("INTENT_BENCH_ONLY") {
+        if !name.contains(&only) {
+            return;
+        }
+    }
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
             let started = Instant::now();

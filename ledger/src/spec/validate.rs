@@ -212,7 +212,7 @@ impl Validator<'_> {
             } else if trimmed.split(['/', '\\']).any(|part| part == "..") {
                 let text = format!("`{glob}` contains `..`; scopes must stay inside the workspace");
                 self.error(index, field, "parent_scope", text);
-            } else if let Err(err) = ScopeMatcher::new(std::slice::from_ref(glob)) {
+            } else if let Err(err) = ScopeMatcher::check(std::slice::from_ref(glob)) {
                 let text = format!("`{glob}` is not a valid glob: {err}");
                 self.error(index, field, "invalid_glob", text);
             }
@@ -377,11 +377,13 @@ fn is_absolute(glob: &str) -> bool {
 fn first_overlap(a: &[String], b: &[String]) -> Option<(usize, usize)> {
     let usable = |glob: &String| {
         let glob = glob.trim();
-        !glob.is_empty() && !is_absolute(glob) && ScopeMatcher::new(&[glob.to_string()]).is_ok()
+        !glob.is_empty() && !is_absolute(glob) && ScopeMatcher::check(&[glob.to_string()]).is_ok()
     };
-    for (ka, ga) in a.iter().enumerate().filter(|(_, g)| usable(g)) {
-        for (kb, gb) in b.iter().enumerate().filter(|(_, g)| usable(g)) {
-            if globs_overlap(ga, gb) {
+    // Pairs of intents are many (n²/2) but overlaps are few: compare literal
+    // prefixes first and parse a glob only for a candidate pair.
+    for (ka, ga) in a.iter().enumerate() {
+        for (kb, gb) in b.iter().enumerate() {
+            if globs_overlap(ga, gb) && usable(ga) && usable(gb) {
                 return Some((ka, kb));
             }
         }
