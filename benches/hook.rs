@@ -41,8 +41,7 @@ fn main() {
     // besides the dense one above (one exported function on every line).
     let real = root.join("src/mod_7/real.ts");
     let real_before = typescript::generate(500);
-    let real_after = real_before.replacen("batchSize = 50", "batchSize = 64", 1);
-    std::fs::write(&real, &real_after).unwrap();
+    std::fs::write(&real, &real_before).unwrap();
 
     let intent = env!("CARGO_BIN_EXE_intent");
     // First hook run rebuilds the state cache from the whole ledger (once per
@@ -71,9 +70,6 @@ fn main() {
 
     let pre = json!({"hook_event_name": "PreToolUse", "session_id": "bench", "cwd": root,
         "tool_name": "Write", "tool_input": {"file_path": file, "content": ts_file(500)}, "tool_use_id": "toolu_b"});
-    let post = json!({"hook_event_name": "PostToolUse", "session_id": "bench", "cwd": root,
-        "tool_name": "Write", "tool_input": {"file_path": file, "content": ts_file(500)}, "tool_use_id": "toolu_b",
-        "tool_response": {"type": "update", "filePath": file, "originalFile": ts_file(499)}});
     let prompt = json!({"hook_event_name": "UserPromptSubmit", "session_id": "bench", "cwd": root,
         "prompt": "Refactor verify() to reject expired tokens", "prompt_id": "p1"});
     let allowed = hook(intent, &root, &pre);
@@ -100,24 +96,71 @@ fn main() {
     report("PreToolUse Write, durability never", runs, || {
         hook_with(intent, &root, &pre, "never");
     });
+    // Writes chain as an agent's do: each run writes the file and reports the text
+    // it replaced, which the previous run wrote (its analysis is kept by then).
+    let dense = [ts_file(500), ts_file(500).replacen("x + 7;", "x - 7;", 1)];
+    let mut run = 0usize;
     report("PostToolUse Write 500 dense lines", runs, || {
-        hook(intent, &root, &post);
+        run += 1;
+        let (old, new) = (&dense[run % 2], &dense[(run + 1) % 2]);
+        std::fs::write(&file, new).unwrap();
+        hook(
+            intent,
+            &root,
+            &post_payload(&root, &file, ("Write", "toolu_dense"), old, new),
+        );
     });
-    let post_real = json!({"hook_event_name": "PostToolUse", "session_id": "bench", "cwd": root,
-        "tool_name": "Edit", "tool_input": {"file_path": real, "old_string": "batchSize = 50", "new_string": "batchSize = 64"}, "tool_use_id": "toolu_r",
-        "tool_response": {"filePath": real, "originalFile": real_before}});
+    let edited = [
+        real_before.clone(),
+        real_before.replacen("batchSize = 50", "batchSize = 64", 1),
+    ];
+    report("PostToolUse Edit 500-line realistic TS", runs, || {
+        run += 1;
+        let (old, new) = (&edited[run % 2], &edited[(run + 1) % 2]);
+        std::fs::write(&real, new).unwrap();
+        hook(
+            intent,
+            &root,
+            &post_payload(&root, &real, ("Edit", "toolu_chained"), old, new),
+        );
+    });
+    // The worst case: old and new text never seen by an earlier hook (a file the
+    // agent's first edit touches after a human changed it), so both are parsed.
+    report("PostToolUse Edit realistic, unseen", runs, || {
+        run += 1;
+        let old = format!("{}// revision {run}\n", edited[0]);
+        let new = format!("{}// revision {run}\n", edited[1]);
+        std::fs::write(&real, &new).unwrap();
+        hook(
+            intent,
+            &root,
+            &post_payload(&root, &real, ("Edit", "toolu_unseen"), &old, &new),
+        );
+    });
     if keep {
-        std::fs::write(root.join("post-dense.json"), post.to_string()).unwrap();
-        std::fs::write(root.join("post-realistic.json"), post_real.to_string()).unwrap();
+        let payload = post_payload(&root, &real, ("Edit", "toolu_kept"), &edited[1], &edited[0]);
+        std::fs::write(&real, &edited[0]).unwrap();
+        std::fs::write(root.join("post-realistic.json"), payload.to_string()).unwrap();
         eprintln!("workspace kept at {}", dir.keep().display());
         return;
     }
-    report("PostToolUse Edit 500-line realistic TS", runs, || {
-        hook(intent, &root, &post_real);
-    });
     report("UserPromptSubmit", runs, || {
         hook(intent, &root, &prompt);
     });
+}
+
+/// A Claude Code PostToolUse payload for a write that replaced `old` by `new`.
+/// Each case passes its own tool use id, so each is an agent turn of its own.
+fn post_payload(
+    root: &Path,
+    file: &Path,
+    (tool, turn): (&str, &str),
+    old: &str,
+    new: &str,
+) -> Value {
+    json!({"hook_event_name": "PostToolUse", "session_id": "bench", "cwd": root,
+        "tool_name": tool, "tool_input": {"file_path": file, "content": new}, "tool_use_id": turn,
+        "tool_response": {"type": "update", "filePath": file, "originalFile": old}})
 }
 
 fn env(name: &str, default: u64) -> u64 {

@@ -9,7 +9,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::SCHEME_VERSION;
 
@@ -59,6 +59,13 @@ impl fmt::Debug for Hash128 {
 impl Serialize for Hash128 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.to_hex())
+    }
+}
+
+impl<'de> Deserialize<'de> for Hash128 {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Hash128::from_hex(&text).ok_or_else(|| serde::de::Error::custom("expected 32 hex digits"))
     }
 }
 

@@ -131,6 +131,7 @@ mod model;
 mod prepared;
 mod report;
 mod scope;
+pub mod stored;
 mod text;
 mod units;
 mod walk;

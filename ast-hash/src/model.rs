@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::hash::Hash128;
 use crate::lang::{BlockKind, ImportInfo, TopLevelRole};
@@ -31,7 +31,7 @@ impl SourceFile {
 }
 
 /// The three hashes of a block (or of a whole file).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BlockHashes {
     /// Kind names and token text; whitespace, comments and punctuation dropped.
     pub exact: Hash128,
@@ -42,7 +42,7 @@ pub struct BlockHashes {
 }
 
 /// A 1-based, inclusive line range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Lines {
     /// First line (1-based).
     pub start: u32,
@@ -51,7 +51,7 @@ pub struct Lines {
 }
 
 /// A named declaration of a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Block {
     /// What it declares.
     pub kind: BlockKind,
@@ -76,7 +76,7 @@ pub struct Block {
 }
 
 /// Whether a parse error is an unexpected stretch of text or a missing token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ParseErrorKind {
     /// tree-sitter could not fit some text into the grammar (an `ERROR` node).
@@ -86,7 +86,7 @@ pub enum ParseErrorKind {
 }
 
 /// One parse error, located.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParseError {
     /// 1-based line.
     pub line: u32,
@@ -132,7 +132,7 @@ impl FileAnalysis {
 }
 
 /// What classification needs beyond the public fields (crate-internal).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct Detail {
     /// Top-level statements, in order.
     pub(crate) items: Vec<TopItem>,
@@ -147,7 +147,7 @@ pub(crate) struct Detail {
 }
 
 /// One top-level statement.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct TopItem {
     pub(crate) role: TopLevelRole,
     pub(crate) hashes: BlockHashes,

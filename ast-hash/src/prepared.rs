@@ -62,6 +62,33 @@ impl Prepared {
         prepared
     }
 
+    /// Adds an analysis made elsewhere (e.g. restored by [`crate::stored::decode`])
+    /// of exactly `file`.
+    pub fn insert(&mut self, file: &SourceFile, analysis: FileAnalysis) {
+        self.by_file.insert(key(file), analysis);
+    }
+
+    /// Analyzes, side by side, those of `files` that `known` cannot answer for
+    /// (returning `None`), and returns all of them.
+    pub fn analyze_missing(
+        files: &[SourceFile],
+        known: impl Fn(&SourceFile) -> Option<FileAnalysis>,
+    ) -> Prepared {
+        let mut found = Vec::new();
+        let mut missing = Vec::new();
+        for file in files {
+            match known(file) {
+                Some(analysis) => found.push((file, analysis)),
+                None => missing.push(file.clone()),
+            }
+        }
+        let mut prepared = Prepared::analyze(&missing);
+        for (file, analysis) in found {
+            prepared.insert(file, analysis);
+        }
+        prepared
+    }
+
     /// Returns the analysis made of exactly this path and text, if any.
     pub fn get(&self, file: &SourceFile) -> Option<&FileAnalysis> {
         self.by_file.get(&key(file))

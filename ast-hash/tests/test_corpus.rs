@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use intent_ast_hash::{
-    analyze, analyze_turn, analyze_turn_with, MutationClass, Prepared, SourceFile,
+    analyze, analyze_turn, analyze_turn_with, stored, MutationClass, Prepared, SourceFile,
 };
 
 const MIN_PRECISION: f64 = 0.97;
@@ -95,6 +95,21 @@ fn corpus_precision_of_ast_refactor() {
             serde_json::to_value(&prepared).unwrap(),
             serde_json::to_value(&turn).unwrap(),
             "{}: prepared analyses differ from the turn's own",
+            case.name
+        );
+        // Analyses stored by one process and restored by another change nothing.
+        let mut restored = Prepared::default();
+        for file in &both {
+            let analysis = stored::decode(&stored::encode(&analyze(file)), file);
+            let analysis =
+                analysis.unwrap_or_else(|| panic!("{}: {} refused", case.name, file.path));
+            restored.insert(file, analysis);
+        }
+        let from_store = analyze_turn_with(&before, &after, &restored);
+        assert_eq!(
+            serde_json::to_value(&from_store).unwrap(),
+            serde_json::to_value(&turn).unwrap(),
+            "{}: restored analyses differ from the turn's own",
             case.name
         );
         for (file, analysis) in after.iter().zip(&turn.after) {

@@ -7,6 +7,7 @@ mod test_hashes;
 mod test_matching;
 mod test_properties;
 mod test_stability;
+mod test_stored;
 
 use std::path::Path;
 

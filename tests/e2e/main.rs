@@ -3,6 +3,7 @@
 
 mod claude;
 mod common;
+mod test_analysis_cache;
 mod test_append_input;
 mod test_classify;
 mod test_claude_code;

@@ -6,7 +6,7 @@
 //! sits. Adding a language (Rust, Python) means writing one module that answers these
 //! questions for its grammar; nothing else in the crate changes.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 #[cfg(any(feature = "typescript", feature = "javascript"))]
@@ -17,7 +17,7 @@ pub mod javascript;
 pub mod typescript;
 
 /// What a named declaration is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BlockKind {
     /// A function declaration or signature, or an `export default function`.
@@ -184,7 +184,7 @@ pub enum MemberKey {
 }
 
 /// How a top-level statement takes part in the comparison of two versions of a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TopLevelRole {
     /// An import with bindings: only its bindings count (through the environment of
@@ -311,7 +311,7 @@ pub struct Site<'t> {
 }
 
 /// The bindings one import statement introduces.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportInfo {
     /// The module specifier as written (`./a`, `react`).
     pub source: String,

@@ -14,7 +14,7 @@ use intent_ast_hash::{
 };
 use intent_ledger::gate::{self, Action};
 
-use super::{HookEvent, Phase};
+use super::{analysis_cache, HookEvent, Phase};
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
 
@@ -108,7 +108,27 @@ pub fn prefetch(root: &Path, event: &HookEvent) -> Option<Prefetch> {
                     _ => {}
                 }
             }
-            Prepared::analyze(&files)
+            // Texts an earlier hook analyzed (the old text, usually) are restored
+            // rather than parsed; the others are parsed side by side and kept for
+            // the hooks to come.
+            let workspace = Workspace::at(&root);
+            let missing = std::sync::Mutex::new(Vec::new());
+            let prepared = Prepared::analyze_missing(&files, |file| {
+                let found = analysis_cache::load(&workspace, file);
+                if found.is_none() {
+                    missing
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(file.clone());
+                }
+                found
+            });
+            for file in missing.into_inner().unwrap_or_default() {
+                if let Some(analysis) = prepared.get(&file) {
+                    analysis_cache::store(&workspace, analysis);
+                }
+            }
+            prepared
         })
         .ok()
 }
@@ -147,7 +167,7 @@ pub fn classify_write(
     session: &str,
     turn: &str,
     file: WrittenFile<'_>,
-    prepared: &Prepared,
+    prepared: &mut Prepared,
 ) -> Option<AstTrace> {
     let WrittenFile {
         rel,
@@ -192,7 +212,26 @@ pub fn classify_write(
             Err(_) => {} // deleted in this turn
         }
     }
+    // The turn's other files were analyzed by earlier hooks: restore those, parse
+    // (and keep) only what no hook has seen.
+    let mut restore = |files: &[SourceFile]| -> Vec<usize> {
+        let mut fresh = Vec::new();
+        for (index, file) in files.iter().enumerate() {
+            if prepared.get(file).is_none() {
+                match analysis_cache::load(workspace, file) {
+                    Some(analysis) => prepared.insert(file, analysis),
+                    None => fresh.push(index),
+                }
+            }
+        }
+        fresh
+    };
+    let (fresh_before, fresh_after) = (restore(&before_files), restore(&after_files));
     let analysis = analyze_turn_with(&before_files, &after_files, prepared);
+    let made = fresh_before.iter().filter_map(|&i| analysis.before.get(i));
+    for made in made.chain(fresh_after.iter().filter_map(|&i| analysis.after.get(i))) {
+        analysis_cache::store(workspace, made);
+    }
     Some(summarize(&analysis, rel, files.len(), declared))
 }
 

@@ -4,6 +4,7 @@
 //! lines written since its stamp), load the specs and policy, decide or record,
 //! append, save the state. Adapters (`crate::adapters`) only translate payloads.
 
+mod analysis_cache;
 pub mod ast;
 pub mod context;
 pub mod event;
@@ -298,6 +299,7 @@ impl Turn<'_, '_> {
             &self.session,
             event.prompt_id.as_deref(),
         );
+        analysis_cache::trim(&self.engine.workspace);
         if let Some(id) = selection::select_command(&text) {
             let context = match self.select(&id, "prompt", None)? {
                 Ok(context) => context,

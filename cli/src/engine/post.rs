@@ -105,7 +105,7 @@ impl Turn<'_, '_> {
             .or_else(|| tool.use_id.clone())
             .unwrap_or_default();
         let mut block_reason = None;
-        let prepared = match self.prefetch.take() {
+        let mut prepared = match self.prefetch.take() {
             Some(started) if !traces.is_empty() => started.join().unwrap_or_default(),
             _ => Default::default(),
         };
@@ -123,7 +123,7 @@ impl Turn<'_, '_> {
                     existed: *existed,
                     declared,
                 },
-                &prepared,
+                &mut prepared,
             );
             data["intent_id"] = json!(active);
             data["tool"] = json!(tool.action.tool());

@@ -1,0 +1,72 @@
+//! Analyses stored between processes.
+//!
+//! A hook is a fresh process for every write, and the text a write replaces is
+//! almost always the text the previous write of that file produced. Keeping that
+//! analysis saves a parse on the hook's critical path. [`encode`] writes everything
+//! an analysis holds except the text itself, stamped with the hashing scheme and the
+//! BLAKE3 of the text; [`decode`] gives the analysis back only for exactly that
+//! path, text and scheme, so a stale or foreign entry is never used.
+
+use serde::{Deserialize, Serialize};
+
+use crate::lang::languages;
+use crate::model::{Block, BlockHashes, Detail, FileAnalysis, ParseError, SourceFile};
+use crate::SCHEME_VERSION;
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    scheme: u32,
+    text_blake3: String,
+    path: String,
+    language: Option<String>,
+    blocks: Vec<Block>,
+    errors: Vec<ParseError>,
+    hashes: Option<BlockHashes>,
+    detail: Detail,
+}
+
+/// Serializes `analysis` (without its text) for [`decode`].
+pub fn encode(analysis: &FileAnalysis) -> Vec<u8> {
+    let stored = Stored {
+        scheme: SCHEME_VERSION,
+        text_blake3: blake3::hash(analysis.text.as_bytes()).to_hex().to_string(),
+        path: analysis.path.clone(),
+        language: analysis.language.map(str::to_string),
+        blocks: analysis.blocks.clone(),
+        errors: analysis.errors.clone(),
+        hashes: analysis.hashes,
+        detail: analysis.detail.clone(),
+    };
+    serde_json::to_vec(&stored).unwrap_or_default()
+}
+
+/// Restores an analysis of `file` from bytes made by [`encode`]; `None` when the
+/// bytes are damaged or were made from another path, another text, another
+/// hashing scheme or a grammar this build does not have.
+pub fn decode(bytes: &[u8], file: &SourceFile) -> Option<FileAnalysis> {
+    let stored: Stored = serde_json::from_slice(bytes).ok()?;
+    if stored.scheme != SCHEME_VERSION
+        || stored.path != file.path
+        || stored.text_blake3 != blake3::hash(file.text.as_bytes()).to_hex().as_str()
+    {
+        return None;
+    }
+    let language = match stored.language {
+        None => None,
+        Some(name) => Some(
+            languages()
+                .iter()
+                .map(|known| known.spec.name())
+                .find(|known| *known == name)?,
+        ),
+    };
+    Some(FileAnalysis {
+        path: stored.path,
+        language,
+        blocks: stored.blocks,
+        errors: stored.errors,
+        hashes: stored.hashes,
+        text: file.text.clone(),
+        detail: stored.detail,
+    })
+}
