@@ -56,18 +56,5 @@ pub fn store(workspace: &Workspace, analysis: &FileAnalysis) {
 
 /// Keeps the newest entries only (called when a prompt starts a new turn).
 pub fn trim(workspace: &Workspace) {
-    let Ok(entries) = std::fs::read_dir(dir(workspace)) else {
-        return;
-    };
-    let mut found: Vec<(std::time::SystemTime, PathBuf)> = entries
-        .flatten()
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .collect();
-    if found.len() <= TRIM_ABOVE {
-        return;
-    }
-    found.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
-    for (_, path) in found.into_iter().skip(KEEP) {
-        let _ = std::fs::remove_file(path);
-    }
+    super::texts::prune_oldest(&dir(workspace), TRIM_ABOVE, KEEP);
 }

@@ -26,6 +26,13 @@ const MAX_AST_BYTES: usize = 2 * 1024 * 1024;
 /// are kept out (text rules decide them).
 type TurnBefore = BTreeMap<String, Option<String>>;
 
+/// A turn file: whose turn it is, and the turn's files as they were before it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredTurn {
+    session: String,
+    files: TurnBefore,
+}
+
 fn turn_path(workspace: &Workspace, session: &str, turn: &str) -> PathBuf {
     let key = blake3::hash(format!("{session}\n{turn}").as_bytes()).to_hex();
     workspace
@@ -176,12 +183,15 @@ pub fn classify_write(
         declared,
     } = file;
     let path = turn_path(workspace, session, turn);
-    let mut stored: Value = std::fs::read(&path)
+    let mut stored: StoredTurn = std::fs::read(&path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_else(|| json!({"session": session, "files": {}}));
-    let mut files: TurnBefore = serde_json::from_value(stored["files"].clone()).unwrap_or_default();
-    if !files.contains_key(rel) {
+        .unwrap_or_else(|| StoredTurn {
+            session: session.to_string(),
+            files: TurnBefore::new(),
+        });
+    // The file is rewritten only when the turn meets a new file.
+    if !stored.files.contains_key(rel) {
         let entry = match before {
             Some(bytes) if bytes.len() <= MAX_AST_BYTES => {
                 Some(std::str::from_utf8(bytes).ok()?.to_string())
@@ -190,13 +200,13 @@ pub fn classify_write(
             None if existed => return None,
             None => None,
         };
-        files.insert(rel.to_string(), entry);
+        stored.files.insert(rel.to_string(), entry);
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::write(&path, serde_json::to_vec(&stored).ok()?);
     }
-    stored["files"] = serde_json::to_value(&files).ok()?;
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let _ = std::fs::write(&path, stored.to_string());
+    let files = stored.files;
 
     let before_files: Vec<SourceFile> = files
         .iter()

@@ -56,11 +56,13 @@ pub fn store(workspace: &Workspace, root: &Path, rel: &str, hash: &str) {
     // Listing the directory costs more than the whole hook should: prune on about
     // one write in 256 (those whose hash starts with "00").
     if hash.starts_with("sha256:00") {
-        prune(dir);
+        prune_oldest(dir, MAX_TEXTS, MAX_TEXTS);
     }
 }
 
-fn prune(dir: &Path) {
+/// Deletes the oldest files of `dir` (by modification time) down to `keep` once it
+/// holds more than `above`: cache directories stay bounded without an index.
+pub(super) fn prune_oldest(dir: &Path, above: usize, keep: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -68,11 +70,11 @@ fn prune(dir: &Path) {
         .flatten()
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
-    if files.len() <= MAX_TEXTS {
+    if files.len() <= above {
         return;
     }
-    files.sort();
-    for (_, path) in files.iter().take(files.len() - MAX_TEXTS) {
+    files.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    for (_, path) in files.iter().skip(keep) {
         let _ = std::fs::remove_file(path);
     }
 }
