@@ -63,6 +63,12 @@ pub fn store(workspace: &Workspace, root: &Path, rel: &str, hash: &str) {
 /// Deletes the oldest files of `dir` (by modification time) down to `keep` once it
 /// holds more than `above`: cache directories stay bounded without an index.
 pub(super) fn prune_oldest(dir: &Path, above: usize, keep: usize) {
+    // Counting names is one directory read; the times cost a stat per file, so
+    // they are read only when there is something to prune.
+    let count = std::fs::read_dir(dir).map_or(0, |entries| entries.count());
+    if count <= above {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
