@@ -12,6 +12,7 @@ mod test_cli;
 mod test_concurrency;
 mod test_crash;
 mod test_export;
+mod test_frontends;
 mod test_hook;
 mod test_mcp;
 mod test_search;

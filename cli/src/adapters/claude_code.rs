@@ -1,38 +1,76 @@
-//! Claude Code (and Codex, which uses the same format): `hook_event_name` payloads on
-//! stdin, `hookSpecificOutput` replies on stdout.
+//! Claude Code: `hook_event_name` payloads on stdin, `hookSpecificOutput` replies on
+//! stdout. Codex speaks the same format ([`super::codex`] reuses [`parse_with`]).
 
 use std::path::PathBuf;
 
-use intent_ledger::gate::Action;
 use serde_json::{json, Value};
 
-use super::{PayloadError, HANDSHAKE_TOOLS, MCP_SERVER, QUERY_TOOLS};
+use super::fields::{object, required, string};
+use super::tools::{classify, ToolTable};
+use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
-/// Tools that only read (or only talk), never change the workspace.
-const READ_ONLY_TOOLS: &[&str] = &[
-    "Read",
-    "Grep",
-    "Glob",
-    "LS",
-    "WebFetch",
-    "WebSearch",
-    "TodoWrite",
-    "TodoRead",
-    "Task",
-    "ExitPlanMode",
-    "BashOutput",
-    "NotebookRead",
-    "ToolSearch",
-    "ListMcpResourcesTool",
-    "ReadMcpResourceTool",
-    "AskUserQuestion",
-    "Skill",
-    "SlashCommand",
-];
+/// Claude Code's tools.
+pub const TOOLS: ToolTable = ToolTable {
+    writes: &[
+        ("Write", &["file_path"]),
+        ("Edit", &["file_path"]),
+        ("MultiEdit", &["file_path"]),
+        ("NotebookEdit", &["notebook_path"]),
+    ],
+    patches: &[],
+    shells: &[("Bash", "command")],
+    reads: &[
+        ("Read", &["file_path"]),
+        ("NotebookRead", &["notebook_path"]),
+        ("Grep", &[]),
+        ("Glob", &[]),
+        ("LS", &[]),
+        ("WebFetch", &[]),
+        ("WebSearch", &[]),
+        ("TodoWrite", &[]),
+        ("TodoRead", &[]),
+        ("Task", &[]),
+        ("ExitPlanMode", &[]),
+        ("BashOutput", &[]),
+        ("ToolSearch", &[]),
+        ("ListMcpResourcesTool", &[]),
+        ("ReadMcpResourceTool", &[]),
+        ("AskUserQuestion", &[]),
+        ("Skill", &[]),
+        ("SlashCommand", &[]),
+    ],
+    native_handshake: false,
+};
 
-/// Tools that write the files named in their input.
-const WRITE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
+/// The Claude Code adapter.
+pub struct ClaudeCode;
+
+impl Adapter for ClaudeCode {
+    fn front_end(&self) -> FrontEnd {
+        FrontEnd::ClaudeCode
+    }
+
+    fn event_name(&self, payload: &Value) -> String {
+        event_name(payload).unwrap_or_default().to_string()
+    }
+
+    fn parse(&self, payload: &Value) -> Result<HookEvent, PayloadError> {
+        parse(payload)
+    }
+
+    fn render(&self, event_name: &str, reply: &Reply) -> Value {
+        render(event_name, reply)
+    }
+
+    fn fail_closed(&self, event_name: &str, message: &str) -> Value {
+        if event_name == "PreToolUse" || event_name.is_empty() {
+            fail_closed(message)
+        } else {
+            json!({})
+        }
+    }
+}
 
 /// Returns the hook event name of a payload, if it has one.
 pub fn event_name(payload: &Value) -> Option<&str> {
@@ -41,6 +79,15 @@ pub fn event_name(payload: &Value) -> Option<&str> {
 
 /// Translates a Claude Code hook payload.
 pub fn parse(payload: &Value) -> Result<HookEvent, PayloadError> {
+    parse_with(payload, FrontEnd::ClaudeCode, &TOOLS)
+}
+
+/// Translates a payload in Claude Code's format for `front_end`, with its tools.
+pub fn parse_with(
+    payload: &Value,
+    front_end: FrontEnd,
+    tools: &ToolTable,
+) -> Result<HookEvent, PayloadError> {
     let name = event_name(payload)
         .ok_or_else(|| PayloadError("payload has no string `hook_event_name`".into()))?;
     let phase = match name {
@@ -56,14 +103,15 @@ pub fn parse(payload: &Value) -> Result<HookEvent, PayloadError> {
             )))
         }
     };
-    let session = string(payload, "session_id")?
-        .ok_or_else(|| PayloadError("payload has no string `session_id`".into()))?;
+    let session = required(payload, "session_id", "payload")?;
     let tool = match phase {
-        Phase::PreTool | Phase::PostTool | Phase::PostToolFailure => Some(tool_call(payload)?),
+        Phase::PreTool | Phase::PostTool | Phase::PostToolFailure => {
+            Some(tool_call(payload, tools)?)
+        }
         _ => None,
     };
     Ok(HookEvent {
-        front_end: FrontEnd::ClaudeCode,
+        front_end,
         phase,
         session,
         prompt_id: string(payload, "prompt_id")?,
@@ -76,99 +124,12 @@ pub fn parse(payload: &Value) -> Result<HookEvent, PayloadError> {
     })
 }
 
-fn string(payload: &Value, key: &str) -> Result<Option<String>, PayloadError> {
-    match payload.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(PayloadError(format!(
-            "`{key}` must be a string, not {}",
-            type_name(other)
-        ))),
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn tool_call(payload: &Value) -> Result<ToolCall, PayloadError> {
-    let name = string(payload, "tool_name")?
-        .ok_or_else(|| PayloadError("tool event has no string `tool_name`".into()))?;
-    let input = payload
-        .get("tool_input")
-        .cloned()
-        .unwrap_or_else(|| json!({}));
-    if !input.is_object() {
-        return Err(PayloadError(format!(
-            "`tool_input` must be an object, not {}",
-            type_name(&input)
-        )));
-    }
-    let path_of = |key: &str| -> Result<Vec<String>, PayloadError> {
-        match input.get(key) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::String(s)) => Ok(vec![s.clone()]),
-            Some(other) => Err(PayloadError(format!(
-                "`tool_input.{key}` must be a string, not {}",
-                type_name(other)
-            ))),
-        }
-    };
-    let mut handshake = None;
-    let action = if WRITE_TOOLS.contains(&name.as_str()) {
-        let paths = if name == "NotebookEdit" {
-            path_of("notebook_path")?
-        } else {
-            path_of("file_path")?
-        };
-        if paths.is_empty() {
-            return Err(PayloadError(format!("{name} input has no file path")));
-        }
-        Action::Write {
-            tool: name.clone(),
-            paths,
-        }
-    } else if name == "Bash" {
-        let command = input
-            .get("command")
-            .and_then(Value::as_str)
-            .ok_or_else(|| PayloadError("Bash input has no string `command`".into()))?;
-        Action::Shell {
-            tool: name.clone(),
-            command: command.to_string(),
-        }
-    } else if READ_ONLY_TOOLS.contains(&name.as_str()) {
-        let mut paths = path_of("file_path")?;
-        paths.extend(path_of("notebook_path")?);
-        Action::Read {
-            tool: name.clone(),
-            paths,
-        }
-    } else if let Some(rest) = name.strip_prefix("mcp__") {
-        let (server, tool) = rest.split_once("__").unwrap_or((rest, ""));
-        if server == MCP_SERVER && HANDSHAKE_TOOLS.contains(&tool) {
-            handshake = Some(tool.to_string());
-            Action::Handshake { tool: name.clone() }
-        } else if server == MCP_SERVER && QUERY_TOOLS.contains(&tool) {
-            Action::Read {
-                tool: name.clone(),
-                paths: Vec::new(),
-            }
-        } else {
-            Action::Other { tool: name.clone() }
-        }
-    } else {
-        Action::Other { tool: name.clone() }
-    };
+fn tool_call(payload: &Value, tools: &ToolTable) -> Result<ToolCall, PayloadError> {
+    let name = required(payload, "tool_name", "tool event")?;
+    let input = object(payload, "tool_input")?;
+    let classified = classify(tools, &name, &input)?;
     Ok(ToolCall {
-        action,
+        action: classified.action,
         use_id: string(payload, "tool_use_id")?,
         declared_mutation_class: input
             .get("mutation_class")
@@ -176,7 +137,7 @@ fn tool_call(payload: &Value) -> Result<ToolCall, PayloadError> {
             .map(str::to_string),
         input,
         response: payload.get("tool_response").cloned(),
-        handshake,
+        handshake: classified.handshake,
     })
 }
 
@@ -220,6 +181,7 @@ pub fn fail_closed(message: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use intent_ledger::gate::Action;
 
     #[test]
     fn tools_map_to_actions() {

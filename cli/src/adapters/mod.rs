@@ -1,7 +1,24 @@
 //! Front-end adapters: native hook payloads in, native replies out. An adapter only
 //! translates; the gate, tracing and the handshake are shared (`crate::engine`).
+//!
+//! Every adapter turns its front-end's payload into one [`HookEvent`] and renders the
+//! engine's [`Reply`] back in that front-end's words. What differs is only the shape:
+//! field names, tool names, and how a refusal is spelled (a Claude Code deny, a Gemini
+//! `decision`, a Cline `cancel`, a Cursor `permission`, …).
 
 pub mod claude_code;
+pub mod cline;
+pub mod codex;
+pub mod cursor;
+pub mod fields;
+pub mod gemini;
+pub mod generic;
+pub mod patch;
+pub mod tools;
+
+use serde_json::Value;
+
+use crate::engine::{FrontEnd, HookEvent, Reply};
 
 /// A payload the adapter cannot translate; the message says what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,3 +40,58 @@ pub const HANDSHAKE_TOOLS: &[&str] = &[
 /// Read-only query tools served by `intent mcp`: the gate treats them as reads, so
 /// an agent may ask `why` before it has selected an intent.
 pub const QUERY_TOOLS: &[&str] = &["why", "search"];
+
+/// One front-end's translation both ways.
+pub trait Adapter {
+    /// The front-end.
+    fn front_end(&self) -> FrontEnd;
+    /// The payload's event name as the front-end spells it (empty when it has none).
+    fn event_name(&self, payload: &Value) -> String;
+    /// Translates a payload.
+    fn parse(&self, payload: &Value) -> Result<HookEvent, PayloadError>;
+    /// Renders the reply to the event named `event_name`.
+    fn render(&self, event_name: &str, reply: &Reply) -> Value;
+    /// The reply that refuses whatever `event_name` announces, when the hook itself
+    /// failed or the payload could not be read (fail closed). Events that cannot be
+    /// refused get their neutral reply.
+    fn fail_closed(&self, event_name: &str, message: &str) -> Value;
+}
+
+/// The adapter of a front-end.
+pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
+    match front_end {
+        FrontEnd::ClaudeCode => &claude_code::ClaudeCode,
+        FrontEnd::Codex => &codex::Codex,
+        FrontEnd::Gemini => &gemini::Gemini,
+        FrontEnd::Cline => &cline::Cline,
+        FrontEnd::Cursor => &cursor::Cursor,
+        FrontEnd::Generic => &generic::Generic,
+    }
+}
+
+/// Recognizes the front-end from a payload's shape (for `intent hook` without an
+/// argument). Claude Code is the fallback: its format is the most common one and
+/// its fail-closed reply is understood by Codex too.
+pub fn detect(payload: &Value) -> FrontEnd {
+    let has = |key: &str| payload.get(key).is_some();
+    let name = payload
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if has("clineVersion") || has("hookName") || has("taskId") {
+        FrontEnd::Cline
+    } else if has("conversation_id") || has("generation_id") || cursor::EVENTS.contains(&name) {
+        FrontEnd::Cursor
+    } else if gemini::EVENTS.contains(&name) {
+        FrontEnd::Gemini
+    } else if matches!(
+        payload.get("event").and_then(Value::as_str),
+        Some("pre" | "post")
+    ) {
+        FrontEnd::Generic
+    } else if has("turn_id") {
+        FrontEnd::Codex
+    } else {
+        FrontEnd::ClaudeCode
+    }
+}

@@ -13,9 +13,9 @@ use intent_ledger::gate::{classify_command, Action, CommandClass};
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
 
-use crate::adapters::claude_code;
+use crate::adapters::{self, Adapter};
 use crate::config::Config;
-use crate::engine::{Engine, HookEvent, Phase};
+use crate::engine::{Engine, FrontEnd, HookEvent, Phase};
 use crate::exit;
 
 /// Largest payload read; Write payloads carry whole files.
@@ -26,40 +26,68 @@ const MAX_PAYLOAD_BYTES: u64 = 64 * 1024 * 1024;
 pub enum FrontEndArg {
     /// Claude Code (`.claude/settings.json` hooks).
     ClaudeCode,
+    /// OpenAI Codex CLI (`.codex/hooks.json`, Claude Code's format).
+    Codex,
+    /// Google Gemini CLI (`.gemini/settings.json` hooks).
+    Gemini,
+    /// Cline (`.clinerules/hooks/` executables).
+    Cline,
+    /// Cursor (`.cursor/hooks.json`).
+    Cursor,
+    /// The seeds' Roo Code fork, or anything sending the plain JSON event.
+    Generic,
+}
+
+impl FrontEndArg {
+    fn front_end(self) -> FrontEnd {
+        match self {
+            FrontEndArg::ClaudeCode => FrontEnd::ClaudeCode,
+            FrontEndArg::Codex => FrontEnd::Codex,
+            FrontEndArg::Gemini => FrontEnd::Gemini,
+            FrontEndArg::Cline => FrontEnd::Cline,
+            FrontEndArg::Cursor => FrontEnd::Cursor,
+            FrontEndArg::Generic => FrontEnd::Generic,
+        }
+    }
 }
 
 /// Arguments of `intent hook`.
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// Which front-end's payload format to read and answer in.
+    /// Which front-end's payload format to read and answer in; without it, the
+    /// front-end is recognized from the payload's shape.
     #[arg(value_enum)]
-    pub front_end: FrontEndArg,
+    pub front_end: Option<FrontEndArg>,
 }
 
 /// Reads the payload, runs the engine, prints the reply. Always exits 0 with a reply
 /// the front-end understands, except when even that is impossible (exit 2 blocks).
 pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
-    let FrontEndArg::ClaudeCode = args.front_end;
-    let reply = answer(config);
+    let reply = answer(config, args.front_end.map(FrontEndArg::front_end));
     let mut out = std::io::stdout().lock();
     writeln!(out, "{reply}")?;
     out.flush()?;
     Ok(exit::OK)
 }
 
-fn answer(config: &Config) -> Value {
+fn answer(config: &Config, front_end: Option<FrontEnd>) -> Value {
+    // Until the payload is read, a refusal goes out in the named front-end's words
+    // (Claude Code's when none is named: Codex reads it too).
+    let named = adapters::adapter(front_end.unwrap_or(FrontEnd::ClaudeCode));
     let mut input = Vec::new();
     let read = std::io::stdin()
         .lock()
         .take(MAX_PAYLOAD_BYTES + 1)
         .read_to_end(&mut input);
     if let Err(e) = read {
-        return claude_code::fail_closed(&format!(
-            "intent gate: cannot read the hook payload ({e}); refusing to be safe."
-        ));
+        return named.fail_closed(
+            "",
+            &format!("intent gate: cannot read the hook payload ({e}); refusing to be safe."),
+        );
     }
     if input.len() as u64 > MAX_PAYLOAD_BYTES {
-        return claude_code::fail_closed(
+        return named.fail_closed(
+            "",
             "intent gate: the hook payload is over 64 MiB; refusing to be safe.",
         );
     }
@@ -70,33 +98,35 @@ fn answer(config: &Config) -> Value {
         Ok(payload) => payload,
         Err(why) => {
             eprintln!("intent hook: the payload {why}");
-            return claude_code::fail_closed(&format!(
-                "intent gate: the hook payload {why}; refusing to be safe."
-            ));
+            return named.fail_closed(
+                "",
+                &format!("intent gate: the hook payload {why}; refusing to be safe."),
+            );
         }
     };
-    let name = claude_code::event_name(&payload).unwrap_or("").to_string();
-    let event = match claude_code::parse(&payload) {
+    let adapter = adapters::adapter(front_end.unwrap_or_else(|| adapters::detect(&payload)));
+    let name = adapter.event_name(&payload);
+    let event = match adapter.parse(&payload) {
         Ok(event) => event,
         Err(err) => {
             eprintln!("intent hook: {err}");
-            return if name == "PreToolUse" || name.is_empty() {
-                claude_code::fail_closed(&format!(
-                    "intent gate: cannot read this hook payload ({err}); refusing to be safe."
-                ))
-            } else {
-                json!({})
-            };
+            return adapter.fail_closed(
+                &name,
+                &format!(
+                    "intent gate: cannot read this {} hook payload ({err}); refusing to be safe.",
+                    adapter.front_end().as_str()
+                ),
+            );
         }
     };
     let workspace = hook_workspace(config, &event);
     let engine = match Engine::new(workspace) {
         Ok(engine) => engine,
-        Err(err) => return fail(&event, &name, None, &format!("{err:#}")),
+        Err(err) => return fail(adapter, &event, &name, None, &format!("{err:#}")),
     };
     match catch_unwind(AssertUnwindSafe(|| engine.handle(&event))) {
-        Ok(Ok(reply)) => claude_code::render(&name, &reply),
-        Ok(Err(err)) => fail(&event, &name, Some(&engine), &format!("{err:#}")),
+        Ok(Ok(reply)) => adapter.render(&name, &reply),
+        Ok(Err(err)) => fail(adapter, &event, &name, Some(&engine), &format!("{err:#}")),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<String>()
@@ -104,6 +134,7 @@ fn answer(config: &Config) -> Value {
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown panic".into());
             fail(
+                adapter,
                 &event,
                 &name,
                 Some(&engine),
@@ -113,13 +144,18 @@ fn answer(config: &Config) -> Value {
     }
 }
 
-/// The workspace of a hook: `--workspace`, else `$CLAUDE_PROJECT_DIR`, else the
-/// payload's `cwd`, else the current directory.
+/// The workspace of a hook: `--workspace`, else the front-end's project directory
+/// variable (`$CLAUDE_PROJECT_DIR`, `$GEMINI_PROJECT_DIR`), else the payload's `cwd`,
+/// else the current directory.
 fn hook_workspace(config: &Config, event: &HookEvent) -> Workspace {
     if config.explicit_workspace {
         return config.workspace.clone();
     }
-    if let Some(dir) = std::env::var_os("CLAUDE_PROJECT_DIR") {
+    let variable = match event.front_end {
+        FrontEnd::Gemini => "GEMINI_PROJECT_DIR",
+        _ => "CLAUDE_PROJECT_DIR",
+    };
+    if let Some(dir) = std::env::var_os(variable) {
         return Workspace::discover(std::path::Path::new(&dir));
     }
     match &event.cwd {
@@ -129,7 +165,13 @@ fn hook_workspace(config: &Config, event: &HookEvent) -> Workspace {
 }
 
 /// Fails closed for anything that may change the workspace, open for reads.
-fn fail(event: &HookEvent, name: &str, engine: Option<&Engine>, why: &str) -> Value {
+fn fail(
+    adapter: &dyn Adapter,
+    event: &HookEvent,
+    name: &str,
+    engine: Option<&Engine>,
+    why: &str,
+) -> Value {
     eprintln!("intent hook: {why}");
     let read_only = match event.tool.as_ref().map(|t| &t.action) {
         None => true,
@@ -154,9 +196,10 @@ fn fail(event: &HookEvent, name: &str, engine: Option<&Engine>, why: &str) -> Va
             "message": format!("the intent hook failed: {why}"),
             "next_step": "Tell the human; destructive actions are refused until `intent validate` and `intent verify` pass.",
         });
-        return claude_code::fail_closed(&format!(
-            "intent gate: the hook failed ({why}); refusing to be safe.\n{reason}"
-        ));
+        return adapter.fail_closed(
+            name,
+            &format!("intent gate: the hook failed ({why}); refusing to be safe.\n{reason}"),
+        );
     }
-    json!({})
+    adapter.render(name, &Default::default())
 }

@@ -11,13 +11,38 @@ use serde_json::Value;
 pub enum FrontEnd {
     /// Anthropic's Claude Code.
     ClaudeCode,
+    /// OpenAI's Codex CLI (Claude Code's hook format).
+    Codex,
+    /// Google's Gemini CLI.
+    Gemini,
+    /// The Cline VS Code extension.
+    Cline,
+    /// The Cursor editor.
+    Cursor,
+    /// The seeds' Roo Code fork, or any tool speaking the plain JSON event.
+    Generic,
 }
 
 impl FrontEnd {
-    /// Returns the name recorded in the ledger.
+    /// Every front-end, in the order the CLI lists them.
+    pub const ALL: [FrontEnd; 6] = [
+        FrontEnd::ClaudeCode,
+        FrontEnd::Codex,
+        FrontEnd::Gemini,
+        FrontEnd::Cline,
+        FrontEnd::Cursor,
+        FrontEnd::Generic,
+    ];
+
+    /// Returns the name recorded in the ledger (and taken by `intent hook`).
     pub fn as_str(self) -> &'static str {
         match self {
             FrontEnd::ClaudeCode => "claude-code",
+            FrontEnd::Codex => "codex",
+            FrontEnd::Gemini => "gemini",
+            FrontEnd::Cline => "cline",
+            FrontEnd::Cursor => "cursor",
+            FrontEnd::Generic => "generic",
         }
     }
 }

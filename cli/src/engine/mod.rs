@@ -220,7 +220,10 @@ impl Turn<'_, '_> {
         match event.phase {
             Phase::SessionStart => self.session_start(event),
             Phase::PromptSubmit => self.prompt(event),
-            Phase::PreTool => self.pre_tool(event),
+            Phase::PreTool => {
+                let reply = self.pre_tool(event)?;
+                Ok(self.soften_for_task_front_ends(reply))
+            }
             Phase::PostTool | Phase::PostToolFailure => self.post_tool(event),
             Phase::Stop => {
                 self.append(
@@ -229,6 +232,27 @@ impl Turn<'_, '_> {
                 )?;
                 Ok(Reply::default())
             }
+        }
+    }
+
+    /// Cline can only refuse by cancelling the whole task; `cline_refusal: warn` in
+    /// the policy turns a refusal into a warning in the agent's next context (the
+    /// refusal stays recorded in the ledger).
+    fn soften_for_task_front_ends(&self, reply: Reply) -> Reply {
+        let warn = self
+            .policy
+            .as_ref()
+            .is_ok_and(|p| p.cline_refusal == gate::TaskRefusal::Warn);
+        match (&reply.refusal, self.front_end == FrontEnd::Cline && warn) {
+            (Some(refusal), true) => Reply {
+                refusal: None,
+                context: Some(format!(
+                    "<intent_ledger>WARNING (recorded, not enforced): {}</intent_ledger>",
+                    context::escape(&refusal.text())
+                )),
+                post_block: None,
+            },
+            _ => reply,
         }
     }
 

@@ -4,10 +4,11 @@
 use anyhow::Context as _;
 use intent_ledger::gate::{self, file_sha256, Action};
 use intent_ledger::kinds;
+use intent_ledger::spec::ScopeMatcher;
 use serde_json::{json, Value};
 
 use super::{ast, context, lessons, shell, texts, trace, vcs, Phase, Reply, ToolCall, Turn};
-use crate::engine::HookEvent;
+use crate::engine::{FrontEnd, HookEvent};
 
 impl Turn<'_, '_> {
     pub(super) fn post_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
@@ -32,6 +33,11 @@ impl Turn<'_, '_> {
             .cwd
             .clone()
             .unwrap_or_else(|| self.root().to_path_buf());
+        if let (FrontEnd::Cursor, Action::Write { paths, .. }) = (self.front_end, &tool.action) {
+            if let Some(violation) = self.observed_violation(paths, &cwd, active.as_deref()) {
+                post["violation"] = violation;
+            }
+        }
         let mut traces = Vec::new();
         match &tool.action {
             Action::Read { paths, .. } if !failed => {
@@ -50,9 +56,11 @@ impl Turn<'_, '_> {
                     let Ok(rel) = gate::workspace_relative(self.root(), &cwd, raw) else {
                         continue;
                     };
+                    // The front-end's old text describes a single-file write only.
                     let original = tool
                         .response
                         .as_ref()
+                        .filter(|_| paths.len() == 1)
                         .and_then(|r| r.get("originalFile"))
                         .and_then(Value::as_str)
                         .map(str::as_bytes);
@@ -99,9 +107,16 @@ impl Turn<'_, '_> {
         }
         self.append(kinds::TOOL_POST, post)?;
         let revision = vcs::git_revision(self.root());
+        // The turn is the user prompt the write answers; front-ends whose tool events
+        // do not name it get the session's latest prompt.
         let turn = event
             .prompt_id
             .clone()
+            .or_else(|| {
+                self.state
+                    .session(&self.session)
+                    .and_then(|s| s.last_prompt.clone())
+            })
             .or_else(|| tool.use_id.clone())
             .unwrap_or_default();
         let mut block_reason = None;
@@ -187,6 +202,39 @@ impl Turn<'_, '_> {
         Ok(Reply {
             post_block: block_reason,
             ..Reply::default()
+        })
+    }
+
+    /// For front-ends that report an edit only after it happened (Cursor): what the
+    /// gate would have refused, recorded since it cannot be prevented.
+    fn observed_violation(
+        &self,
+        paths: &[String],
+        cwd: &std::path::Path,
+        active: Option<&str>,
+    ) -> Option<Value> {
+        let Some(id) = active else {
+            return Some(json!({
+                "type": "no_active_intent",
+                "message": "edited without an active intent (the front-end cannot block an edit before it happens)",
+            }));
+        };
+        let spec = self.specs.as_ref().ok()?.intent(id)?;
+        let scope = ScopeMatcher::new(&spec.owned_scope).ok()?;
+        let outside: Vec<String> = paths
+            .iter()
+            .map(|raw| {
+                gate::workspace_relative(self.root(), cwd, raw).unwrap_or_else(|_| raw.clone())
+            })
+            .filter(|rel| !scope.is_match(rel))
+            .collect();
+        (!outside.is_empty()).then(|| {
+            json!({
+                "type": "scope_violation",
+                "intent_id": id,
+                "paths": outside,
+                "message": format!("edited outside {id}'s owned_scope"),
+            })
         })
     }
 

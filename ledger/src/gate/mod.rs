@@ -24,7 +24,7 @@ use crate::spec::{IntentStatus, ScopeMatcher, SpecDocument};
 use crate::state::HookState;
 pub use command::{classify_command, CommandClass};
 pub use paths::{workspace_relative, PathProblem};
-pub use policy::{DangerAction, MismatchAction, Policy};
+pub use policy::{DangerAction, MismatchAction, Policy, TaskRefusal};
 
 /// A tool call, as the gate sees it (adapters translate front-end payloads into this).
 #[derive(Debug, Clone, PartialEq, Eq)]

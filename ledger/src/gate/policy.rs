@@ -26,6 +26,18 @@ pub enum MismatchAction {
     Block,
 }
 
+/// What a refusal does in a front-end that can only abort the whole task (Cline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskRefusal {
+    /// Abort the task (default): the refused action never happens.
+    #[default]
+    Cancel,
+    /// Let the action run and warn the agent through its next context; the
+    /// refusal is still recorded in the ledger.
+    Warn,
+}
+
 /// The gate's policy. Every field has a default, so an empty or missing file is the
 /// default policy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +56,9 @@ pub struct Policy {
     pub lesson_on_deny: bool,
     /// `record` (default) or `block` when a declared mutation class is wrong.
     pub declared_class_mismatch: MismatchAction,
+    /// `cancel` (default) or `warn`: what a refusal does in Cline, whose hooks can
+    /// only cancel the whole task.
+    pub cline_refusal: TaskRefusal,
 }
 
 impl Default for Policy {
@@ -55,6 +70,7 @@ impl Default for Policy {
             allow_draft: false,
             lesson_on_deny: true,
             declared_class_mismatch: MismatchAction::Record,
+            cline_refusal: TaskRefusal::Cancel,
         }
     }
 }

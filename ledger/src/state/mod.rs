@@ -94,6 +94,10 @@ pub struct SessionState {
     pub files: BTreeMap<String, String>,
     /// Seq of the session's latest event, for eviction.
     pub last_seq: u64,
+    /// Id of the session's latest prompt, for front-ends whose tool events do not
+    /// say which prompt they belong to (a turn's writes are classified together).
+    #[serde(default)]
+    pub last_prompt: Option<String>,
 }
 
 /// The identity of a code block: given when a trace first sees it, carried across
@@ -217,6 +221,17 @@ impl HookState {
                             session.active_intent = None;
                         }
                     }
+                }
+            }
+            kinds::PROMPT => {
+                if let Some(session) = self.session_mut(event) {
+                    // A prompt without an id is named by its seq: unique, and the same
+                    // in every rebuild.
+                    session.last_prompt = Some(
+                        data["prompt_id"]
+                            .as_str()
+                            .map_or_else(|| format!("seq-{}", event.seq), str::to_string),
+                    );
                 }
             }
             kinds::SESSION_START => {

@@ -1,0 +1,180 @@
+//! Cursor: `.cursor/hooks.json` with `afterFileEdit`, `beforeShellExecution`,
+//! `beforeMCPExecution`, `beforeReadFile`, `beforeSubmitPrompt` and `stop`. Common
+//! fields: `conversation_id, generation_id, hook_event_name, workspace_roots[]`
+//! (+ `model`). Permission replies are `{permission, user_message, agent_message}`.
+//!
+//! Cursor has no hook before a file edit: `afterFileEdit` is observe-only. The edit
+//! is traced like any write, and an edit no active intent covers is recorded as a
+//! violation on its `tool.post` event; it cannot be blocked. Shell and MCP calls are
+//! gated before they run.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use super::fields::{required, string, synthetic_use_id, type_name};
+use super::tools::{classify, ToolTable};
+use super::{Adapter, PayloadError};
+use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
+
+/// Cursor's hook events.
+pub const EVENTS: &[&str] = &[
+    "afterFileEdit",
+    "beforeShellExecution",
+    "beforeMCPExecution",
+    "beforeReadFile",
+    "beforeSubmitPrompt",
+    "stop",
+];
+
+/// The tools Cursor's events stand for.
+const TOOLS: ToolTable = ToolTable {
+    writes: &[("edit_file", &["file_path"])],
+    patches: &[],
+    shells: &[("run_terminal_cmd", "command")],
+    reads: &[("read_file", &["file_path"])],
+    native_handshake: false,
+};
+
+/// The Cursor adapter.
+pub struct Cursor;
+
+impl Adapter for Cursor {
+    fn front_end(&self) -> FrontEnd {
+        FrontEnd::Cursor
+    }
+
+    fn event_name(&self, payload: &Value) -> String {
+        string(payload, "hook_event_name")
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    fn parse(&self, payload: &Value) -> Result<HookEvent, PayloadError> {
+        let name = required(payload, "hook_event_name", "payload")?;
+        let session = required(payload, "conversation_id", "payload")?;
+        let (phase, tool) = match name.as_str() {
+            "beforeSubmitPrompt" => (Phase::PromptSubmit, None),
+            "stop" => (Phase::Stop, None),
+            "afterFileEdit" => {
+                let path = required(payload, "file_path", "afterFileEdit")?;
+                let input = json!({"file_path": path, "edits": payload.get("edits")});
+                (
+                    Phase::PostTool,
+                    Some(call("edit_file", input, &session, true)?),
+                )
+            }
+            "beforeReadFile" => {
+                let path = required(payload, "file_path", "beforeReadFile")?;
+                let input = json!({"file_path": path});
+                (
+                    Phase::PreTool,
+                    Some(call("read_file", input, &session, false)?),
+                )
+            }
+            "beforeShellExecution" => {
+                let command = required(payload, "command", "beforeShellExecution")?;
+                let input = json!({"command": command});
+                (
+                    Phase::PreTool,
+                    Some(call("run_terminal_cmd", input, &session, false)?),
+                )
+            }
+            "beforeMCPExecution" => {
+                let tool = required(payload, "tool_name", "beforeMCPExecution")?;
+                let input = match payload.get("tool_input") {
+                    Some(Value::String(text)) => serde_json::from_str(text).unwrap_or(json!({})),
+                    Some(value @ Value::Object(_)) => value.clone(),
+                    _ => json!({}),
+                };
+                // Cursor names the tool without its server; ours are recognizable by
+                // name, anyone else's is gated as an unknown (destructive) tool.
+                let name = if super::HANDSHAKE_TOOLS.contains(&tool.as_str())
+                    || super::QUERY_TOOLS.contains(&tool.as_str())
+                {
+                    format!("mcp__{}__{tool}", super::MCP_SERVER)
+                } else {
+                    tool
+                };
+                (Phase::PreTool, Some(call(&name, input, &session, false)?))
+            }
+            other => {
+                return Err(PayloadError(format!(
+                    "unsupported hook_event_name `{other}` (intent handles {})",
+                    EVENTS.join(", ")
+                )))
+            }
+        };
+        let cwd = match payload.get("workspace_roots") {
+            Some(Value::Array(roots)) => roots.first().and_then(Value::as_str).map(PathBuf::from),
+            None | Some(Value::Null) => None,
+            Some(other) => {
+                return Err(PayloadError(format!(
+                    "`workspace_roots` must be an array, not {}",
+                    type_name(other)
+                )))
+            }
+        };
+        Ok(HookEvent {
+            front_end: FrontEnd::Cursor,
+            phase,
+            session,
+            prompt_id: string(payload, "generation_id")?,
+            cwd,
+            transcript_path: None,
+            model: string(payload, "model")?,
+            tool,
+            prompt: string(payload, "prompt")?,
+            source: None,
+        })
+    }
+
+    fn render(&self, event_name: &str, reply: &Reply) -> Value {
+        match event_name {
+            "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" => {
+                match &reply.refusal {
+                    Some(refusal) => json!({
+                        "permission": if refusal.ask { "ask" } else { "deny" },
+                        "user_message": refusal.text(),
+                        "agent_message": refusal.text(),
+                    }),
+                    None => {
+                        let mut out = json!({"permission": "allow"});
+                        if let Some(context) = &reply.context {
+                            out["agent_message"] = json!(context);
+                        }
+                        out
+                    }
+                }
+            }
+            "beforeSubmitPrompt" => json!({"continue": true}),
+            _ => json!({}),
+        }
+    }
+
+    fn fail_closed(&self, event_name: &str, message: &str) -> Value {
+        match event_name {
+            "beforeShellExecution" | "beforeMCPExecution" | "" => json!({
+                "permission": "deny",
+                "user_message": message,
+                "agent_message": message,
+            }),
+            "beforeReadFile" => json!({"permission": "allow"}),
+            "beforeSubmitPrompt" => json!({"continue": true}),
+            _ => json!({}),
+        }
+    }
+}
+
+fn call(name: &str, input: Value, session: &str, post: bool) -> Result<ToolCall, PayloadError> {
+    let classified = classify(&TOOLS, name, &input)?;
+    Ok(ToolCall {
+        action: classified.action,
+        use_id: Some(synthetic_use_id("cursor", session, name, &input)),
+        declared_mutation_class: None,
+        input,
+        response: post.then(|| json!({"is_error": false})),
+        handshake: classified.handshake,
+    })
+}

@@ -1,0 +1,57 @@
+//! Reading payload fields with errors that name the field and what was found.
+
+use serde_json::Value;
+
+use super::PayloadError;
+
+/// A string field; `null` and absence are `None`, anything else is an error.
+pub fn string(payload: &Value, key: &str) -> Result<Option<String>, PayloadError> {
+    match payload.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(PayloadError(format!(
+            "`{key}` must be a string, not {}",
+            type_name(other)
+        ))),
+    }
+}
+
+/// A string field that must be there.
+pub fn required(payload: &Value, key: &str, what: &str) -> Result<String, PayloadError> {
+    string(payload, key)?.ok_or_else(|| PayloadError(format!("{what} has no string `{key}`")))
+}
+
+/// An object field (absent or `null` is an empty object).
+pub fn object(payload: &Value, key: &str) -> Result<Value, PayloadError> {
+    match payload.get(key) {
+        None | Some(Value::Null) => Ok(Value::Object(Default::default())),
+        Some(value @ Value::Object(_)) => Ok(value.clone()),
+        Some(other) => Err(PayloadError(format!(
+            "`{key}` must be an object, not {}",
+            type_name(other)
+        ))),
+    }
+}
+
+/// How a JSON value's type reads in an error message.
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A stable id for a tool call whose front-end gives none, so that its pre and post
+/// events pair up (the same session, tool and input give the same id).
+pub fn synthetic_use_id(prefix: &str, session: &str, tool: &str, input: &Value) -> String {
+    let mut hasher = blake3::Hasher::new();
+    for part in [session, tool, &input.to_string()] {
+        hasher.update(part.as_bytes());
+        hasher.update(&[0]);
+    }
+    format!("{prefix}-{}", &hasher.finalize().to_hex()[..20])
+}

@@ -1,0 +1,185 @@
+//! Gemini CLI: `hooks.{BeforeTool|AfterTool|SessionStart|BeforeAgent|…}` in
+//! `.gemini/settings.json`; payloads carry `session_id, cwd, hook_event_name,
+//! timestamp` and, for tools, `tool_name, tool_input` (`tool_response` after).
+//! A refusal is `{"decision":"deny","reason":…}` (the reason reaches the model);
+//! context is `hookSpecificOutput.additionalContext`.
+//!
+//! Gemini sends no tool-call id and no prompt id: a call's pre and post events are
+//! paired by a hash of session, tool and input, and writes are grouped into the
+//! turn of the session's latest prompt.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use super::fields::{object, required, string, synthetic_use_id};
+use super::tools::{classify, ToolTable};
+use super::{Adapter, PayloadError};
+use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
+
+/// Gemini's hook events.
+pub const EVENTS: &[&str] = &[
+    "BeforeTool",
+    "AfterTool",
+    "BeforeAgent",
+    "AfterAgent",
+    "SessionStart",
+    "SessionEnd",
+    "Notification",
+    "PreCompress",
+    "BeforeModel",
+    "AfterModel",
+    "BeforeToolSelection",
+];
+
+/// Gemini's tools.
+pub const TOOLS: ToolTable = ToolTable {
+    writes: &[
+        ("write_file", &["file_path"]),
+        ("replace", &["file_path"]),
+        ("edit", &["file_path"]),
+    ],
+    patches: &[],
+    shells: &[("run_shell_command", "command")],
+    reads: &[
+        ("read_file", &["absolute_path", "file_path"]),
+        ("read_many_files", &["paths"]),
+        ("list_directory", &[]),
+        ("glob", &[]),
+        ("search_file_content", &[]),
+        ("grep", &[]),
+        ("google_web_search", &[]),
+        ("web_fetch", &[]),
+        ("save_memory", &[]),
+        ("write_todos", &[]),
+    ],
+    native_handshake: true,
+};
+
+/// The Gemini CLI adapter.
+pub struct Gemini;
+
+impl Adapter for Gemini {
+    fn front_end(&self) -> FrontEnd {
+        FrontEnd::Gemini
+    }
+
+    fn event_name(&self, payload: &Value) -> String {
+        string(payload, "hook_event_name")
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    fn parse(&self, payload: &Value) -> Result<HookEvent, PayloadError> {
+        let name = required(payload, "hook_event_name", "payload")?;
+        let phase = match name.as_str() {
+            "SessionStart" => Phase::SessionStart,
+            "BeforeAgent" => Phase::PromptSubmit,
+            "BeforeTool" => Phase::PreTool,
+            "AfterTool" => Phase::PostTool,
+            "AfterAgent" | "SessionEnd" => Phase::Stop,
+            other => {
+                return Err(PayloadError(format!(
+                    "unsupported hook_event_name `{other}` (intent handles BeforeTool, AfterTool, BeforeAgent, AfterAgent, SessionStart, SessionEnd)"
+                )))
+            }
+        };
+        let session = required(payload, "session_id", "payload")?;
+        let mut tool = None;
+        if matches!(phase, Phase::PreTool | Phase::PostTool) {
+            tool = Some(tool_call(payload, &session)?);
+        }
+        let failed = tool
+            .as_ref()
+            .and_then(|t: &ToolCall| t.response.as_ref())
+            .is_some_and(|r| r["is_error"] == json!(true));
+        Ok(HookEvent {
+            front_end: FrontEnd::Gemini,
+            phase: if failed {
+                Phase::PostToolFailure
+            } else {
+                phase
+            },
+            session,
+            prompt_id: None,
+            cwd: string(payload, "cwd")?.map(PathBuf::from),
+            transcript_path: string(payload, "transcript_path")?.map(PathBuf::from),
+            model: string(payload, "model")?,
+            tool,
+            prompt: string(payload, "prompt")?,
+            source: string(payload, "source")?,
+        })
+    }
+
+    fn render(&self, event_name: &str, reply: &Reply) -> Value {
+        let mut out = json!({});
+        if let (Some(refusal), "BeforeTool") = (&reply.refusal, event_name) {
+            // Gemini has no "ask": a refusal that wants a human is a deny that says so.
+            let text = if refusal.ask {
+                format!("A human must approve this first: {}", refusal.text())
+            } else {
+                refusal.text()
+            };
+            return json!({"decision": "deny", "reason": text});
+        }
+        if let (Some(reason), "AfterTool") = (&reply.post_block, event_name) {
+            out["decision"] = json!("block");
+            out["reason"] = json!(reason);
+        }
+        if let Some(context) = &reply.context {
+            out["hookSpecificOutput"] = json!({
+                "hookEventName": event_name,
+                "additionalContext": context,
+            });
+        }
+        out
+    }
+
+    fn fail_closed(&self, event_name: &str, message: &str) -> Value {
+        if event_name == "BeforeTool" || event_name.is_empty() {
+            json!({"decision": "deny", "reason": message})
+        } else {
+            json!({})
+        }
+    }
+}
+
+fn tool_call(payload: &Value, session: &str) -> Result<ToolCall, PayloadError> {
+    let name = required(payload, "tool_name", "tool event")?;
+    let input = object(payload, "tool_input")?;
+    let classified = classify(&TOOLS, &name, &input)?;
+    let response = payload.get("tool_response").map(normalize_response);
+    Ok(ToolCall {
+        action: classified.action,
+        use_id: Some(synthetic_use_id("gemini", session, &name, &input)),
+        declared_mutation_class: input
+            .get("mutation_class")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        input,
+        response,
+        handshake: classified.handshake,
+    })
+}
+
+/// `{llmContent, returnDisplay{originalContent, isNewFile, …}, error?}` → the
+/// engine's `{originalFile?, is_error, error?, content}`.
+fn normalize_response(raw: &Value) -> Value {
+    let display = &raw["returnDisplay"];
+    let mut out = json!({
+        "content": raw["llmContent"],
+        "is_error": raw.get("error").is_some_and(|e| !e.is_null()),
+    });
+    if let Some(error) = raw.get("error").filter(|e| !e.is_null()) {
+        out["error"] = json!(error
+            .get("message")
+            .and_then(Value::as_str)
+            .map_or_else(|| error.to_string(), str::to_string));
+    }
+    let is_new = display["isNewFile"].as_bool() == Some(true);
+    if let (Some(original), false) = (display["originalContent"].as_str(), is_new) {
+        out["originalFile"] = json!(original);
+    }
+    out
+}

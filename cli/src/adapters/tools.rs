@@ -1,0 +1,147 @@
+//! Tool names to gate actions, per front-end table.
+//!
+//! Each front-end names its tools differently (`Write`, `write_file`,
+//! `write_to_file`, …) and keeps the path under a different key; a [`ToolTable`]
+//! says which is which. A tool no table knows is `Action::Other`: destructive, so an
+//! unknown tool needs an intent like any write.
+
+use intent_ledger::gate::Action;
+use serde_json::Value;
+
+use super::fields::type_name;
+use super::{patch, PayloadError, HANDSHAKE_TOOLS, MCP_SERVER, QUERY_TOOLS};
+
+/// A front-end's tools.
+pub struct ToolTable {
+    /// Tools that write the file named under one of the keys.
+    pub writes: &'static [(&'static str, &'static [&'static str])],
+    /// Tools whose input holds a patch (under one of the keys) naming the files it
+    /// touches.
+    pub patches: &'static [(&'static str, &'static [&'static str])],
+    /// Shell tools and the key of their command line.
+    pub shells: &'static [(&'static str, &'static str)],
+    /// Read-only tools and the keys of the paths they read.
+    pub reads: &'static [(&'static str, &'static [&'static str])],
+    /// Whether the handshake tools are native tools of the front-end (the seeds'
+    /// fork has `select_active_intent` built in) rather than MCP tools.
+    pub native_handshake: bool,
+}
+
+/// What a tool call is, for the gate.
+pub struct Classified {
+    /// The action.
+    pub action: Action,
+    /// For handshake tools: which one.
+    pub handshake: Option<String>,
+}
+
+/// Classifies tool `name` with `input` by `table`.
+pub fn classify(table: &ToolTable, name: &str, input: &Value) -> Result<Classified, PayloadError> {
+    let tool = name.to_string();
+    let plain = |action| {
+        Ok(Classified {
+            action,
+            handshake: None,
+        })
+    };
+    if let Some((_, keys)) = table.writes.iter().find(|(t, _)| *t == name) {
+        let paths = paths_under(input, keys)?;
+        if paths.is_empty() {
+            return Err(PayloadError(format!(
+                "{name} input has no file path (expected `{}`)",
+                keys.join("` or `")
+            )));
+        }
+        return plain(Action::Write { tool, paths });
+    }
+    if let Some((_, keys)) = table.patches.iter().find(|(t, _)| *t == name) {
+        let text = keys
+            .iter()
+            .find_map(|key| input.get(*key).and_then(Value::as_str))
+            .ok_or_else(|| {
+                PayloadError(format!(
+                    "{name} input has no string `{}` holding the patch",
+                    keys.join("` or `")
+                ))
+            })?;
+        let paths = patch::touched_paths(text).map_err(|e| PayloadError(format!("{name}: {e}")))?;
+        return plain(Action::Write { tool, paths });
+    }
+    if let Some((_, key)) = table.shells.iter().find(|(t, _)| *t == name) {
+        let command = input
+            .get(*key)
+            .and_then(Value::as_str)
+            .ok_or_else(|| PayloadError(format!("{name} input has no string `{key}`")))?;
+        return plain(Action::Shell {
+            tool,
+            command: command.to_string(),
+        });
+    }
+    if let Some((_, keys)) = table.reads.iter().find(|(t, _)| *t == name) {
+        let paths = paths_under(input, keys)?;
+        return plain(Action::Read { tool, paths });
+    }
+    if let Some((own, prefixed)) = own_tool(name, table.native_handshake) {
+        if HANDSHAKE_TOOLS.contains(&own) {
+            return Ok(Classified {
+                action: Action::Handshake { tool },
+                handshake: Some(own.to_string()),
+            });
+        }
+        // A bare `search` may be anyone's tool: only our prefixed names are reads.
+        if prefixed && QUERY_TOOLS.contains(&own) {
+            return plain(Action::Read {
+                tool,
+                paths: Vec::new(),
+            });
+        }
+    }
+    plain(Action::Other { tool })
+}
+
+/// The name of one of our MCP tools as front-ends spell it: `mcp__intent__why`
+/// (Claude Code, Codex), `mcp_intent_why`, `intent__why` (Gemini), or bare where the
+/// front-end has the handshake built in; `true` when the name carried our prefix.
+fn own_tool(name: &str, native: bool) -> Option<(&str, bool)> {
+    let prefixes = [
+        format!("mcp__{MCP_SERVER}__"),
+        format!("mcp_{MCP_SERVER}_"),
+        format!("{MCP_SERVER}__"),
+    ];
+    for prefix in &prefixes {
+        if let Some(rest) = name.strip_prefix(prefix.as_str()) {
+            return Some((rest, true));
+        }
+    }
+    native.then_some((name, false))
+}
+
+fn paths_under(input: &Value, keys: &[&str]) -> Result<Vec<String>, PayloadError> {
+    let mut paths = Vec::new();
+    for key in keys {
+        match input.get(*key) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) => paths.push(s.clone()),
+            Some(Value::Array(items)) => {
+                for item in items {
+                    match item.as_str() {
+                        Some(s) => paths.push(s.to_string()),
+                        None => {
+                            return Err(PayloadError(format!(
+                                "`tool_input.{key}` must hold strings, not {}",
+                                type_name(item)
+                            )))
+                        }
+                    }
+                }
+            }
+            Some(other) => {
+                return Err(PayloadError(format!(
+                    "`tool_input.{key}` must be a string, not {}",
+                    type_name(other)
+                )))
+            }
+        }
+    }
+    Ok(paths)
+}

@@ -1,0 +1,400 @@
+//! The conformance suite: the same scenarios through every front-end's adapter, in
+//! its own payloads and replies, must leave equivalent ledgers.
+
+use serde_json::{json, Value};
+
+use crate::common::{stderr, TestWorkspace};
+
+const SPECS: &str = "active_intents:\n  - id: INT-001\n    name: Auth\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n  - id: INT-002\n    name: Later\n    status: BLOCKED\n    blocked_reason: needs design\n    owned_scope: [\"lib/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n";
+
+/// The front-ends whose writes are gated before they happen.
+const GATED: &[&str] = &["claude-code", "codex", "gemini", "cline", "generic"];
+
+/// Builds a front-end's native payloads.
+struct Native<'a> {
+    fe: &'a str,
+    root: &'a std::path::Path,
+}
+
+impl Native<'_> {
+    fn write_input(&self, path: &str, content: &str) -> (String, Value) {
+        let abs = self.root.join(path).display().to_string();
+        match self.fe {
+            "claude-code" => (
+                "Write".into(),
+                json!({"file_path": abs, "content": content}),
+            ),
+            "codex" => {
+                let patch =
+                    format!("*** Begin Patch\n*** Add File: {path}\n+{content}\n*** End Patch\n");
+                ("apply_patch".into(), json!({"command": patch}))
+            }
+            "gemini" => (
+                "write_file".into(),
+                json!({"file_path": abs, "content": content}),
+            ),
+            "cline" | "generic" => (
+                "write_to_file".into(),
+                json!({"path": path, "content": content}),
+            ),
+            other => panic!("no writes for {other}"),
+        }
+    }
+
+    fn select_input(&self, id: &str) -> (String, Value) {
+        match self.fe {
+            "claude-code" | "codex" => (
+                "mcp__intent__select_active_intent".into(),
+                json!({"intent_id": id}),
+            ),
+            "gemini" | "generic" => ("select_active_intent".into(), json!({"intent_id": id})),
+            "cline" => (
+                "use_mcp_tool".into(),
+                json!({"server_name": "intent", "tool_name": "select_active_intent", "arguments": json!({"intent_id": id}).to_string()}),
+            ),
+            other => panic!("no select for {other}"),
+        }
+    }
+
+    fn tool(&self, post: bool, session: &str, tool: &str, input: &Value, response: Value) -> Value {
+        let root = self.root.display().to_string();
+        match self.fe {
+            "claude-code" | "codex" => {
+                let mut p = json!({"hook_event_name": if post {"PostToolUse"} else {"PreToolUse"},
+                    "session_id": session, "cwd": root, "tool_name": tool, "tool_input": input, "tool_use_id": format!("{session}-{tool}")});
+                if self.fe == "codex" {
+                    p["turn_id"] = json!("turn-1");
+                    p["model"] = json!("gpt-5.5");
+                }
+                if post {
+                    p["tool_response"] = if self.fe == "codex" {
+                        json!("Exit code: 0\nOutput:\nSuccess.")
+                    } else {
+                        response
+                    };
+                }
+                p
+            }
+            "gemini" => {
+                let mut p = json!({"hook_event_name": if post {"AfterTool"} else {"BeforeTool"},
+                    "session_id": session, "cwd": root, "timestamp": "2026-11-22T10:00:00Z", "tool_name": tool, "tool_input": input});
+                if post {
+                    p["tool_response"] =
+                        json!({"llmContent": "ok", "returnDisplay": {"isNewFile": true}});
+                }
+                p
+            }
+            "cline" => {
+                let params: serde_json::Map<String, Value> = input
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(k, v)| {
+                        (
+                            k.clone(),
+                            json!(v.as_str().map_or_else(|| v.to_string(), str::to_string)),
+                        )
+                    })
+                    .collect();
+                let (hook, section) = if post {
+                    ("PostToolUse", "postToolUse")
+                } else {
+                    ("PreToolUse", "preToolUse")
+                };
+                let mut body = json!({"toolName": tool, "parameters": params});
+                if post {
+                    body["result"] = json!("done");
+                    body["success"] = json!(true);
+                }
+                json!({"clineVersion": "3.20.0", "hookName": hook, "timestamp": "1", "taskId": session,
+                    "workspaceRoots": [root], "userId": "u", "model": {"provider": "anthropic", "slug": "claude-sonnet-4-5"}, section: body})
+            }
+            "generic" => {
+                let mut p = json!({"event": if post {"post"} else {"pre"}, "session_id": session, "cwd": root,
+                    "tool_name": tool, "tool_input": input});
+                if post {
+                    p["tool_response"] = json!({"success": true});
+                }
+                p
+            }
+            other => panic!("no tools for {other}"),
+        }
+    }
+}
+
+/// Runs one hook through `intent hook <fe>`; returns the reply.
+fn run(ws: &TestWorkspace, fe: &str, payload: &Value) -> Value {
+    let out = ws.run(&["hook", fe], Some(payload.to_string().as_bytes()));
+    assert_eq!(out.status.code(), Some(0), "{fe}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{fe}: not JSON ({e})"))
+}
+
+/// Whether a front-end's reply refuses.
+fn refused(fe: &str, reply: &Value) -> bool {
+    match fe {
+        "claude-code" | "codex" => reply["hookSpecificOutput"]["permissionDecision"] == "deny",
+        "gemini" => reply["decision"] == "deny",
+        "cline" => reply["cancel"] == true,
+        "generic" => reply["allowed"] == false,
+        "cursor" => reply["permission"] == "deny",
+        other => panic!("{other}"),
+    }
+}
+
+/// One write as the front-end does it: pre, and when allowed the write and post.
+fn write(ws: &TestWorkspace, fe: &str, session: &str, path: &str, content: &str) -> bool {
+    let native = Native {
+        fe,
+        root: ws.root(),
+    };
+    let (tool, input) = native.write_input(path, content);
+    let pre = run(
+        ws,
+        fe,
+        &native.tool(false, session, &tool, &input, Value::Null),
+    );
+    if refused(fe, &pre) {
+        return false;
+    }
+    let abs = ws.root().join(path);
+    let original = std::fs::read_to_string(&abs).ok();
+    std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+    std::fs::write(&abs, format!("{content}\n")).unwrap();
+    let response = json!({"filePath": abs, "originalFile": original});
+    run(ws, fe, &native.tool(true, session, &tool, &input, response));
+    true
+}
+
+fn select(ws: &TestWorkspace, fe: &str, session: &str, id: &str) -> bool {
+    let native = Native {
+        fe,
+        root: ws.root(),
+    };
+    let (tool, input) = native.select_input(id);
+    let pre = run(
+        ws,
+        fe,
+        &native.tool(false, session, &tool, &input, Value::Null),
+    );
+    if refused(fe, &pre) {
+        return false;
+    }
+    run(
+        ws,
+        fe,
+        &native.tool(true, session, &tool, &input, json!({"content": "ok"})),
+    );
+    true
+}
+
+/// The ledger as the scenarios see it: decisions, reasons, traced paths, intents.
+fn essence(ws: &TestWorkspace) -> Vec<Value> {
+    ws.events()
+        .into_iter()
+        .filter_map(|e| {
+            let d = &e.data;
+            match e.kind.as_str() {
+                "tool.pre" => Some(json!([
+                    "pre",
+                    d["decision"],
+                    d["reason"]["type"],
+                    d["intent_id"]
+                ])),
+                "trace" => Some(json!([
+                    "trace",
+                    d["path"],
+                    d["intent_id"],
+                    d["mutation_class"]
+                ])),
+                "intent.selected" => Some(json!(["selected", d["intent_id"]])),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+fn scenario(fe: &str) -> (Vec<bool>, Vec<Value>) {
+    let ws = TestWorkspace::new();
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
+    let mut outcomes = Vec::new();
+    // No intent selected: the write is refused.
+    outcomes.push(write(&ws, fe, "s1", "src/a.ts", "export const a = 1;"));
+    // A BLOCKED intent cannot be selected.
+    outcomes.push(select(&ws, fe, "s1", "INT-002"));
+    // Selected: in scope is allowed and traced, out of scope refused.
+    outcomes.push(select(&ws, fe, "s1", "INT-001"));
+    outcomes.push(write(&ws, fe, "s1", "src/a.ts", "export const a = 1;"));
+    outcomes.push(write(&ws, fe, "s1", "docs/x.md", "out of scope"));
+    // Another session changes the file: s1's next write of it is stale.
+    outcomes.push(select(&ws, fe, "s2", "INT-001"));
+    outcomes.push(write(&ws, fe, "s2", "src/a.ts", "export const a = 2;"));
+    outcomes.push(write(&ws, fe, "s1", "src/a.ts", "export const a = 3;"));
+    assert!(
+        !ws.root().join("docs/x.md").exists(),
+        "{fe}: an out-of-scope write happened"
+    );
+    (outcomes, essence(&ws))
+}
+
+#[test]
+fn every_gated_front_end_enforces_the_same_rules_and_leaves_the_same_ledger() {
+    let (expected_outcomes, expected_ledger) = scenario("claude-code");
+    assert_eq!(
+        expected_outcomes,
+        [false, false, true, true, false, true, true, false],
+        "claude-code: {expected_ledger:#?}"
+    );
+    let stale = expected_ledger
+        .iter()
+        .filter(|e| e[0] == "pre" && e[2] == "stale_file")
+        .count();
+    assert_eq!(stale, 1, "{expected_ledger:#?}");
+    for fe in &GATED[1..] {
+        let (outcomes, ledger) = scenario(fe);
+        assert_eq!(outcomes, expected_outcomes, "{fe}: {ledger:#?}");
+        assert_eq!(ledger, expected_ledger, "{fe}");
+    }
+}
+
+/// A pre-write payload of each gated front-end, for the malformed-input tests.
+fn pre_write(ws: &TestWorkspace, fe: &str, content: &str) -> Value {
+    let native = Native {
+        fe,
+        root: ws.root(),
+    };
+    let (tool, input) = native.write_input("src/a.ts", content);
+    native.tool(false, "s1", &tool, &input, Value::Null)
+}
+
+#[test]
+fn without_an_argument_the_front_end_is_recognized_from_the_payload() {
+    let ws = TestWorkspace::new();
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
+    for fe in GATED {
+        let out = ws.run(
+            &["hook"],
+            Some(pre_write(&ws, fe, "x").to_string().as_bytes()),
+        );
+        let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(refused(fe, &reply), "{fe}: {reply}");
+    }
+    let events = ws.events();
+    let front_ends: Vec<&str> = events
+        .iter()
+        .filter(|e| e.kind == "tool.pre")
+        .map(|e| e.data["front_end"].as_str().unwrap())
+        .collect();
+    assert_eq!(front_ends, GATED);
+}
+
+#[test]
+fn bad_payloads_are_refused_in_each_front_ends_own_words() {
+    let ws = TestWorkspace::new();
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
+    for fe in GATED {
+        let good = pre_write(&ws, fe, "x");
+        let mut bad_inputs: Vec<(String, Vec<u8>)> = vec![
+            ("not JSON".into(), b"{not json".to_vec()),
+            ("invalid UTF-8".into(), b"{\"a\": \"\xff\xfe\"}".to_vec()),
+            ("empty".into(), Vec::new()),
+        ];
+        // Wrong types and missing fields, in the front-end's own shape.
+        let mut wrong = good.clone();
+        let session_key = match *fe {
+            "cline" => "taskId",
+            _ => "session_id",
+        };
+        wrong[session_key] = json!(42);
+        bad_inputs.push((
+            "a number for the session".into(),
+            wrong.to_string().into_bytes(),
+        ));
+        let mut missing = good.clone();
+        missing.as_object_mut().unwrap().remove(session_key);
+        bad_inputs.push(("no session".into(), missing.to_string().into_bytes()));
+        for (what, bytes) in bad_inputs {
+            let out = ws.run(&["hook", fe], Some(&bytes));
+            assert_eq!(out.status.code(), Some(0), "{fe} {what}: {}", stderr(&out));
+            let reply: Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{fe} {what}: reply is not JSON ({e})"));
+            assert!(refused(fe, &reply), "{fe} {what}: {reply}");
+            assert!(
+                !stderr(&out).is_empty(),
+                "{fe} {what}: says nothing on stderr"
+            );
+        }
+        // An unknown tool is treated as destructive: no intent, no run.
+        let mut unknown = good.clone();
+        match *fe {
+            "cline" => unknown["preToolUse"]["toolName"] = json!("frobnicate"),
+            _ => unknown["tool_name"] = json!("frobnicate"),
+        }
+        let reply = run(&ws, fe, &unknown);
+        assert!(refused(fe, &reply), "{fe} unknown tool: {reply}");
+        // A 10 MB write is read and judged like any other (no intent: refused).
+        let huge = pre_write(&ws, fe, &"x".repeat(10 << 20));
+        let reply = run(&ws, fe, &huge);
+        assert!(refused(fe, &reply), "{fe} 10 MB: {reply}");
+        assert!(!ws.root().join("src/a.ts").exists());
+    }
+}
+
+#[test]
+fn cursor_gates_shell_and_mcp_calls_and_records_edits_it_cannot_block() {
+    let ws = TestWorkspace::new();
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
+    let root = ws.root().display().to_string();
+    let base = |event: &str| {
+        json!({"conversation_id": "c1", "generation_id": "g1", "hook_event_name": event,
+            "workspace_roots": [root], "model": "claude-sonnet-4-5"})
+    };
+    // A destructive command without an intent is refused before it runs.
+    let mut shell = base("beforeShellExecution");
+    shell["command"] = json!("rm -rf src");
+    shell["cwd"] = json!(root);
+    let reply = run(&ws, "cursor", &shell);
+    assert_eq!(reply["permission"], "deny", "{reply}");
+    assert!(reply["agent_message"].as_str().unwrap().contains("intent"));
+    // Reads pass; an unknown MCP tool is refused without an intent.
+    let mut read = base("beforeReadFile");
+    read["file_path"] = json!(ws.root().join("README.md"));
+    assert_eq!(run(&ws, "cursor", &read)["permission"], "allow");
+    let mut mcp = base("beforeMCPExecution");
+    mcp["tool_name"] = json!("deploy");
+    mcp["tool_input"] = json!("{}");
+    assert_eq!(run(&ws, "cursor", &mcp)["permission"], "deny");
+    // An edit happened without an intent: traced, flagged as a violation.
+    std::fs::create_dir_all(ws.root().join("src")).unwrap();
+    std::fs::write(ws.root().join("src/a.ts"), "export const a = 1;\n").unwrap();
+    let mut edit = base("afterFileEdit");
+    edit["file_path"] = json!(ws.root().join("src/a.ts"));
+    edit["edits"] = json!([{"old_string": "", "new_string": "export const a = 1;\n"}]);
+    assert_eq!(run(&ws, "cursor", &edit), json!({}));
+    // With INT-001 selected, an edit outside its scope is a scope violation.
+    let out = ws.run(&["select", "INT-001", "--session", "c1"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::create_dir_all(ws.root().join("docs")).unwrap();
+    std::fs::write(ws.root().join("docs/x.md"), "x\n").unwrap();
+    edit["file_path"] = json!(ws.root().join("docs/x.md"));
+    run(&ws, "cursor", &edit);
+    let posts: Vec<Value> = ws
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "tool.post")
+        .map(|e| e.data["violation"]["type"].clone())
+        .collect();
+    assert_eq!(posts, [json!("no_active_intent"), json!("scope_violation")]);
+    let traces: Vec<String> = ws
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "trace")
+        .map(|e| {
+            format!(
+                "{} {}",
+                e.data["path"].as_str().unwrap(),
+                e.data["front_end"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(traces, ["src/a.ts cursor", "docs/x.md cursor"]);
+}
