@@ -398,3 +398,110 @@ fn cursor_gates_shell_and_mcp_calls_and_records_edits_it_cannot_block() {
         .collect();
     assert_eq!(traces, ["src/a.ts cursor", "docs/x.md cursor"]);
 }
+
+/// Runs a configured hook command line through the shell, as the front-end would.
+fn run_configured(ws: &TestWorkspace, command: &str, payload: &Value) -> Value {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", command])
+        .current_dir(ws.root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{command}: not JSON ({e})"))
+}
+
+#[test]
+fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
+    let ws = TestWorkspace::empty();
+    std::fs::create_dir_all(ws.root().join(".gemini")).unwrap();
+    std::fs::write(
+        ws.root().join(".gemini/settings.json"),
+        r#"{"theme": "dark", "hooks": {"BeforeTool": [{"matcher": "x", "hooks": [{"type": "command", "command": "mine"}]}]}}"#,
+    )
+    .unwrap();
+    let args = [
+        "--json", "init", "--agent", "codex", "--agent", "gemini", "--agent", "cline", "--agent",
+        "cursor",
+    ];
+    let out = ws.run(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let written: Vec<&str> = first["agent_config"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for file in [
+        ".codex/hooks.json",
+        ".codex/config.toml",
+        ".gemini/settings.json",
+        ".cursor/hooks.json",
+        ".cursor/mcp.json",
+        ".clinerules/hooks/PreToolUse",
+    ] {
+        assert!(written.contains(&file), "{file} not in {written:?}");
+    }
+    // Twice changes nothing.
+    let again: Value = serde_json::from_slice(&ws.run(&args, None).stdout).unwrap();
+    assert_eq!(again["agent_config"], json!([]));
+    // Other settings survive; our hooks sit beside the user's.
+    let read = |rel: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(ws.root().join(rel)).unwrap()).unwrap()
+    };
+    let gemini = read(".gemini/settings.json");
+    assert_eq!(gemini["theme"], "dark");
+    assert_eq!(gemini["hooks"]["BeforeTool"].as_array().unwrap().len(), 2);
+    assert_eq!(gemini["mcpServers"]["intent"]["args"], json!(["mcp"]));
+    let toml = std::fs::read_to_string(ws.root().join(".codex/config.toml")).unwrap();
+    assert_eq!(toml.matches("[mcp_servers.intent]").count(), 1, "{toml}");
+
+    // Every configured command is a working hook that answers in its front-end's words.
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
+    let codex_cmd = read(".codex/hooks.json")["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let reply = run_configured(&ws, &codex_cmd, &pre_write(&ws, "codex", "x"));
+    assert!(refused("codex", &reply), "{reply}");
+    let gemini_cmd = gemini["hooks"]["BeforeTool"][1]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        gemini["hooks"]["BeforeTool"][1]["hooks"][0]["timeout"]
+            .as_u64()
+            .unwrap()
+            >= 1000
+    );
+    let reply = run_configured(&ws, &gemini_cmd, &pre_write(&ws, "gemini", "x"));
+    assert!(refused("gemini", &reply), "{reply}");
+    let cline_hook = ws.root().join(".clinerules/hooks/PreToolUse");
+    let reply = run_configured(
+        &ws,
+        &cline_hook.display().to_string(),
+        &pre_write(&ws, "cline", "x"),
+    );
+    assert!(refused("cline", &reply), "{reply}");
+    let cursor = read(".cursor/hooks.json");
+    assert_eq!(cursor["version"], 1);
+    let cursor_cmd = cursor["hooks"]["beforeShellExecution"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let shell = json!({"conversation_id": "c", "generation_id": "g", "hook_event_name": "beforeShellExecution",
+        "workspace_roots": [ws.root()], "command": "rm -rf src", "cwd": ws.root()});
+    assert_eq!(
+        run_configured(&ws, &cursor_cmd, &shell)["permission"],
+        "deny"
+    );
+}

@@ -62,9 +62,11 @@ impl Adapter for Generic {
             "pre" => Phase::PreTool,
             "post" => Phase::PostTool,
             "stop" => Phase::Stop,
-            other => return Err(PayloadError(format!(
+            other => {
+                return Err(PayloadError(format!(
                 "unsupported event `{other}` (expected pre, post, prompt, session_start or stop)"
-            ))),
+            )))
+            }
         };
         let session = required(payload, "session_id", "payload")?;
         let tool = match phase {

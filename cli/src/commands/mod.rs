@@ -7,6 +7,7 @@ pub mod demo;
 pub mod export;
 pub mod hook;
 pub mod init;
+pub mod init_agents;
 pub mod log;
 pub mod mcp;
 pub mod rebuild;
