@@ -216,19 +216,20 @@ fn essence(ws: &TestWorkspace) -> Vec<Value> {
 fn scenario(fe: &str) -> (Vec<bool>, Vec<Value>) {
     let ws = TestWorkspace::new();
     std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
-    let mut outcomes = Vec::new();
-    // No intent selected: the write is refused.
-    outcomes.push(write(&ws, fe, "s1", "src/a.ts", "export const a = 1;"));
-    // A BLOCKED intent cannot be selected.
-    outcomes.push(select(&ws, fe, "s1", "INT-002"));
-    // Selected: in scope is allowed and traced, out of scope refused.
-    outcomes.push(select(&ws, fe, "s1", "INT-001"));
-    outcomes.push(write(&ws, fe, "s1", "src/a.ts", "export const a = 1;"));
-    outcomes.push(write(&ws, fe, "s1", "docs/x.md", "out of scope"));
-    // Another session changes the file: s1's next write of it is stale.
-    outcomes.push(select(&ws, fe, "s2", "INT-001"));
-    outcomes.push(write(&ws, fe, "s2", "src/a.ts", "export const a = 2;"));
-    outcomes.push(write(&ws, fe, "s1", "src/a.ts", "export const a = 3;"));
+    let outcomes = vec![
+        // No intent selected: the write is refused.
+        write(&ws, fe, "s1", "src/a.ts", "export const a = 1;"),
+        // A BLOCKED intent cannot be selected.
+        select(&ws, fe, "s1", "INT-002"),
+        // Selected: in scope is allowed and traced, out of scope refused.
+        select(&ws, fe, "s1", "INT-001"),
+        write(&ws, fe, "s1", "src/a.ts", "export const a = 1;"),
+        write(&ws, fe, "s1", "docs/x.md", "out of scope"),
+        // Another session changes the file: s1's next write of it is stale.
+        select(&ws, fe, "s2", "INT-001"),
+        write(&ws, fe, "s2", "src/a.ts", "export const a = 2;"),
+        write(&ws, fe, "s1", "src/a.ts", "export const a = 3;"),
+    ];
     assert!(
         !ws.root().join("docs/x.md").exists(),
         "{fe}: an out-of-scope write happened"
