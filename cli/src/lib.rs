@@ -48,6 +48,8 @@ pub enum Command {
     Search(commands::search::SearchArgs),
     /// Check the whole ledger: seq continuity, prev links and every hash.
     Verify(commands::verify::VerifyArgs),
+    /// Check a workspace: specs, ledger, each front-end's hook wiring, projections.
+    Doctor(commands::doctor::DoctorArgs),
     /// Why was this line changed? The history of the block holding PATH:LINE (or
     /// PATH::Symbol) through moves and renames, with intents and prompts.
     Why(commands::why::WhyArgs),
@@ -90,6 +92,7 @@ pub fn run() -> i32 {
         Command::Export(args) => commands::export::run(&config, args),
         Command::Search(args) => commands::search::run(&config, args),
         Command::Verify(args) => commands::verify::run(&config, args),
+        Command::Doctor(args) => commands::doctor::run(&config, args),
         Command::Why(args) => commands::why::run_why(&config, args),
         Command::Blame(args) => commands::why::run_blame(&config, args),
         Command::Rebuild(args) => commands::rebuild::run(&config, args),

@@ -11,6 +11,7 @@ mod test_claude_harness;
 mod test_cli;
 mod test_concurrency;
 mod test_crash;
+mod test_doctor;
 mod test_export;
 mod test_frontends;
 mod test_hook;

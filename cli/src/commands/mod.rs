@@ -4,6 +4,7 @@ pub mod append;
 pub mod bench;
 pub mod classify;
 pub mod demo;
+pub mod doctor;
 pub mod export;
 pub mod hook;
 pub mod init;

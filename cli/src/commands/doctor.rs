@@ -1,0 +1,251 @@
+//! `intent doctor`: is this workspace in working order? Specs valid, ledger intact,
+//! every configured front-end's hook pointing at a working `intent`, projections
+//! caught up. Each check says what to do when it fails.
+
+use std::path::Path;
+
+use clap::Args;
+use intent_ledger::spec::{validate, Diagnostic, SpecDocument};
+use intent_ledger::state::Stamp;
+use intent_ledger::{verify_path, Workspace};
+use serde_json::{json, Value};
+
+use crate::config::Config;
+use crate::exit;
+
+/// Arguments of `intent doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {}
+
+/// One finding.
+struct Check {
+    name: String,
+    status: &'static str,
+    detail: String,
+}
+
+impl Check {
+    fn new(name: impl Into<String>, status: &'static str, detail: impl Into<String>) -> Check {
+        Check {
+            name: name.into(),
+            status,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Runs every check; exits 1 when one fails (warnings do not fail).
+pub fn run(config: &Config, _args: DoctorArgs) -> anyhow::Result<u8> {
+    let workspace = &config.workspace;
+    let mut checks = vec![specs(workspace), ledger(workspace)];
+    checks.extend(front_ends(workspace.root()));
+    checks.extend(projections(workspace));
+    let failed = checks.iter().any(|c| c.status == "fail");
+    if config.json() {
+        let list: Vec<Value> = checks
+            .iter()
+            .map(|c| json!({"check": c.name, "status": c.status, "detail": c.detail}))
+            .collect();
+        println!(
+            "{}",
+            json!({"workspace": workspace.root(), "ok": !failed, "checks": list})
+        );
+    } else {
+        println!("Workspace: {}", workspace.root().display());
+        for c in &checks {
+            println!("  [{:<4}] {}: {}", c.status, c.name, c.detail);
+        }
+        println!(
+            "{}",
+            if failed {
+                "Some checks failed."
+            } else {
+                "All good."
+            }
+        );
+    }
+    Ok(if failed { exit::ERROR } else { exit::OK })
+}
+
+fn specs(workspace: &Workspace) -> Check {
+    let path = workspace.specs_path();
+    match SpecDocument::load(&path) {
+        Err(e) => Check::new(
+            "specs",
+            "fail",
+            format!("{e}; fix it, then run `intent validate`"),
+        ),
+        Ok(doc) => {
+            let found = validate(&doc.file);
+            let errors = found.iter().filter(|d| Diagnostic::is_error(d)).count();
+            let intents = doc.file.active_intents.len();
+            if errors > 0 {
+                Check::new(
+                    "specs",
+                    "fail",
+                    format!("{errors} error(s); run `intent validate` for details"),
+                )
+            } else {
+                let warnings = found.len();
+                Check::new(
+                    "specs",
+                    "ok",
+                    format!("{intents} intent(s), {warnings} warning(s)"),
+                )
+            }
+        }
+    }
+}
+
+fn ledger(workspace: &Workspace) -> Check {
+    let path = workspace.ledger_path();
+    if !path.exists() {
+        return Check::new("ledger", "fail", "no ledger; run `intent init`");
+    }
+    match verify_path(&path) {
+        Err(e) => Check::new("ledger", "fail", format!("cannot read it: {e}")),
+        Ok(report) => match &report.corruption {
+            Some(bad) => Check::new(
+                "ledger",
+                "fail",
+                format!(
+                    "corrupt at seq {}: {}; run `intent verify`",
+                    bad.seq, bad.reason
+                ),
+            ),
+            None => Check::new("ledger", "ok", format!("intact, {} events", report.events)),
+        },
+    }
+}
+
+/// The hook commands each front-end's configuration holds, with the file.
+fn configured_commands(root: &Path) -> Vec<(&'static str, String, String)> {
+    let mut found = Vec::new();
+    let json_file = |rel: &str| -> Option<Value> {
+        serde_json::from_str(&std::fs::read_to_string(root.join(rel)).ok()?).ok()
+    };
+    for (fe, rel) in [
+        ("claude-code", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+        ("gemini", ".gemini/settings.json"),
+        ("cursor", ".cursor/hooks.json"),
+    ] {
+        let Some(config) = json_file(rel) else {
+            continue;
+        };
+        let mut commands = Vec::new();
+        collect_commands(&config["hooks"], &mut commands);
+        for command in commands.into_iter().filter(|c| c.contains(" hook")) {
+            found.push((fe, rel.to_string(), command));
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(root.join(".clinerules/hooks")) {
+        for entry in entries.flatten() {
+            let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            if let Some(line) = text.lines().find(|l| l.contains(" hook cline")) {
+                let command = line.trim().trim_start_matches("exec ").to_string();
+                let rel = format!(".clinerules/hooks/{}", entry.file_name().to_string_lossy());
+                found.push(("cline", rel, command));
+            }
+        }
+    }
+    found
+}
+
+fn collect_commands(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(command) = map.get("command").and_then(Value::as_str) {
+                if !out.iter().any(|c| c == command) {
+                    out.push(command.to_string());
+                }
+            }
+            map.values().for_each(|v| collect_commands(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_commands(v, out)),
+        _ => {}
+    }
+}
+
+/// Each configured hook command must start a working `intent` (checked with
+/// `--version`, which touches nothing).
+fn front_ends(root: &Path) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let mut seen = Vec::new();
+    for (fe, rel, command) in configured_commands(root) {
+        if seen.contains(&(fe, command.clone())) {
+            continue;
+        }
+        seen.push((fe, command.clone()));
+        let program = command
+            .split(" hook")
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let probe = std::process::Command::new("sh")
+            .args(["-c", &format!("{program} --version")])
+            .current_dir(root)
+            .output();
+        let name = format!("{fe} hook ({rel})");
+        checks.push(match probe {
+            Ok(out) if out.status.success() && String::from_utf8_lossy(&out.stdout).starts_with("intent") => {
+                Check::new(name, "ok", format!("`{command}` runs {}", String::from_utf8_lossy(&out.stdout).trim()))
+            }
+            _ => Check::new(
+                name,
+                "fail",
+                format!("`{program}` does not start intent; run `intent init --agent {fe}` again from the intent you want hooks to use"),
+            ),
+        });
+    }
+    if checks.is_empty() {
+        checks.push(Check::new(
+            "front-ends",
+            "warn",
+            "no front-end is wired; run `intent init --agent claude-code` (or codex, gemini, cline, cursor)",
+        ));
+    }
+    checks
+}
+
+/// Projections record the ledger line they reflect; a stale one is rebuilt by the
+/// next query, but a lagging one means hooks or queries have not run since.
+fn projections(workspace: &Workspace) -> Vec<Check> {
+    let ledger = workspace.ledger_path();
+    let length = std::fs::metadata(&ledger).map_or(0, |m| m.len());
+    let cache = workspace.cache_dir();
+    let mut checks = Vec::new();
+    for (name, rel) in [
+        ("hook state", "state.json"),
+        ("intent state", "intents.json"),
+        ("block lineage", "lineage/core.json"),
+    ] {
+        let stamp = std::fs::read(cache.join(rel))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .and_then(|v| serde_json::from_value::<Stamp>(v["stamp"].clone()).ok());
+        checks.push(match stamp {
+            None => Check::new(
+                name,
+                "warn",
+                "not built yet; the next use builds it (or run `intent rebuild`)",
+            ),
+            Some(stamp) if !stamp.matches(&ledger) => Check::new(
+                name,
+                "warn",
+                "made from another ledger; the next use rebuilds it (or run `intent rebuild`)",
+            ),
+            Some(stamp) if stamp.end < length => Check::new(
+                name,
+                "ok",
+                format!(
+                    "{} bytes behind the ledger; caught up on its next use",
+                    length - stamp.end
+                ),
+            ),
+            Some(_) => Check::new(name, "ok", "up to date"),
+        });
+    }
+    checks
+}

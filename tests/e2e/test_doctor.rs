@@ -1,0 +1,90 @@
+//! `intent doctor`: a workspace's health, check by check, with what to do.
+
+use serde_json::{json, Value};
+
+use crate::common::{stderr, TestWorkspace};
+
+fn doctor(ws: &TestWorkspace) -> (Option<i32>, Value) {
+    let out = ws.run(&["--json", "doctor"], None);
+    let body = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stderr(&out)));
+    (out.status.code(), body)
+}
+
+fn status<'a>(body: &'a Value, prefix: &str) -> Vec<&'a str> {
+    body["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["check"].as_str().unwrap().starts_with(prefix))
+        .map(|c| c["status"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn doctor_checks_specs_ledger_hooks_and_projections() {
+    let ws = TestWorkspace::empty();
+    // Nothing there: the ledger check fails and says to run init.
+    let (code, body) = doctor(&ws);
+    assert_eq!(code, Some(1));
+    assert_eq!(status(&body, "ledger"), ["fail"]);
+
+    let out = ws.run(
+        &[
+            "init",
+            "--agent",
+            "claude-code",
+            "--agent",
+            "codex",
+            "--agent",
+            "gemini",
+            "--agent",
+            "cline",
+            "--agent",
+            "cursor",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (code, body) = doctor(&ws);
+    assert_eq!(code, Some(0), "{body:#}");
+    for fe in ["claude-code", "codex", "gemini", "cline", "cursor"] {
+        let found = status(&body, &format!("{fe} hook"));
+        assert!(
+            !found.is_empty() && found.iter().all(|s| *s == "ok"),
+            "{fe}: {body:#}"
+        );
+    }
+    assert_eq!(status(&body, "specs"), ["ok"]);
+    assert_eq!(status(&body, "ledger"), ["ok"]);
+
+    // A hook pointing at a binary that is gone fails, naming the front-end.
+    std::fs::write(
+        ws.root().join(".codex/hooks.json"),
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/nonexistent/intent hook codex"}]}]}}).to_string(),
+    )
+    .unwrap();
+    // Broken specs fail too.
+    std::fs::write(
+        ws.root().join(".orchestration/active_intents.yaml"),
+        "active_intents: [: oops",
+    )
+    .unwrap();
+    let (code, body) = doctor(&ws);
+    assert_eq!(code, Some(1));
+    assert_eq!(status(&body, "codex hook"), ["fail"]);
+    assert_eq!(status(&body, "specs"), ["fail"]);
+    let detail = body["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"].as_str().unwrap().starts_with("codex hook"))
+        .unwrap()["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(detail.contains("intent init --agent codex"), "{detail}");
+    // The text report says the same.
+    let text = String::from_utf8(ws.run(&["doctor"], None).stdout).unwrap();
+    assert!(text.contains("[fail] codex hook"), "{text}");
+}
