@@ -1,6 +1,7 @@
 //! `intent demo`: a scripted tour of everything that exists, in a temporary workspace.
 
 mod extras;
+mod frontends;
 mod queries;
 mod session;
 
@@ -122,6 +123,9 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
 
     step("3d. `intent classify --check`: is a change a pure refactor? (exit 0 yes, 5 no)");
     extras::classify(&bin, &root)?;
+
+    step("3e. The same session through Codex's and Gemini CLI's hooks: identical ledgers");
+    frontends::replay(&bin, &root)?;
 
     step("4. Read the ledger back (`intent log`)");
     for event in read_events(&ledger_path)? {

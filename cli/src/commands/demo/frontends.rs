@@ -1,0 +1,206 @@
+//! The demo's front-end tour: one small session replayed through Codex's and Gemini
+//! CLI's native hook payloads (`intent hook codex`, `intent hook gemini`), each into
+//! a workspace of its own; the two ledgers come out the same.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::Context;
+use serde_json::{json, Value};
+
+use super::say;
+
+/// Replays the session through both front-ends and compares the ledgers.
+pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
+    let mut ledgers = Vec::new();
+    for fe in ["codex", "gemini"] {
+        let ws = root.with_file_name(format!("demo-{fe}"));
+        let _ = std::fs::remove_dir_all(&ws);
+        std::fs::create_dir_all(&ws)?;
+        let out = Command::new(bin)
+            .arg("--workspace")
+            .arg(&ws)
+            .args(["init", "--agent", fe])
+            .output()
+            .context("cannot run `intent init`")?;
+        anyhow::ensure!(out.status.success(), "intent init --agent {fe} failed");
+        std::fs::copy(
+            root.join(".orchestration/active_intents.yaml"),
+            ws.join(".orchestration/active_intents.yaml"),
+        )?;
+        say(&format!(
+            "{fe}: `intent init --agent {fe}` wired {} ({})",
+            ws.display(),
+            if fe == "codex" {
+                ".codex/hooks.json, .codex/config.toml"
+            } else {
+                ".gemini/settings.json"
+            }
+        ));
+        let session = Session { bin, ws: &ws, fe };
+        session.write(
+            "src/auth/jwt.ts",
+            "export const ttl = 900;\n",
+            "before an intent",
+        )?;
+        session.select("INT-001")?;
+        session.write("src/auth/jwt.ts", "export const ttl = 900;\n", "in scope")?;
+        session.write("docs/notes.md", "notes\n", "out of scope")?;
+        ledgers.push(essence(&ws.join(".orchestration/agent_trace.jsonl"))?);
+    }
+    say(&format!(
+        "ledgers, reduced to decisions, reasons, traces and intents: identical = {}",
+        ledgers[0] == ledgers[1]
+    ));
+    for line in &ledgers[0] {
+        say(&format!("  {line}"));
+    }
+    Ok(())
+}
+
+struct Session<'a> {
+    bin: &'a Path,
+    ws: &'a Path,
+    fe: &'a str,
+}
+
+impl Session<'_> {
+    fn payload(&self, post: bool, tool: &str, input: &Value) -> Value {
+        let ws = self.ws.display().to_string();
+        if self.fe == "codex" {
+            let mut p = json!({"hook_event_name": if post {"PostToolUse"} else {"PreToolUse"},
+                "session_id": "019a-demo", "turn_id": "turn-1", "model": "gpt-5.5", "cwd": ws,
+                "tool_name": tool, "tool_input": input, "tool_use_id": format!("call_{tool}")});
+            if post {
+                p["tool_response"] = json!("Exit code: 0\nOutput:\nSuccess.");
+            }
+            p
+        } else {
+            let mut p = json!({"hook_event_name": if post {"AfterTool"} else {"BeforeTool"},
+                "session_id": "gemini-demo", "cwd": ws, "timestamp": "2026-11-22T10:00:00Z",
+                "tool_name": tool, "tool_input": input});
+            if post {
+                p["tool_response"] =
+                    json!({"llmContent": "ok", "returnDisplay": {"isNewFile": true}});
+            }
+            p
+        }
+    }
+
+    fn hook(&self, payload: &Value) -> anyhow::Result<Value> {
+        let mut child = Command::new(self.bin)
+            .args(["hook", self.fe])
+            .current_dir(self.ws)
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("GEMINI_PROJECT_DIR")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start `intent hook {}`", self.fe))?;
+        child
+            .stdin
+            .take()
+            .expect("piped")
+            .write_all(payload.to_string().as_bytes())?;
+        let out = child.wait_with_output()?;
+        serde_json::from_slice(&out.stdout).context("the hook printed no JSON")
+    }
+
+    fn refused(&self, reply: &Value) -> bool {
+        reply["hookSpecificOutput"]["permissionDecision"] == "deny" || reply["decision"] == "deny"
+    }
+
+    fn write(&self, rel: &str, content: &str, what: &str) -> anyhow::Result<()> {
+        let (tool, input) = if self.fe == "codex" {
+            let body: String = content.lines().map(|l| format!("+{l}\n")).collect();
+            let patch = format!("*** Begin Patch\n*** Add File: {rel}\n{body}*** End Patch\n");
+            ("apply_patch", json!({"command": patch}))
+        } else {
+            let path = self.ws.join(rel).display().to_string();
+            ("write_file", json!({"file_path": path, "content": content}))
+        };
+        let reply = self.hook(&self.payload(false, tool, &input))?;
+        if self.refused(&reply) {
+            // The reason's last line is the structured reason, as JSON.
+            let reason = reply["hookSpecificOutput"]["permissionDecisionReason"]
+                .as_str()
+                .or(reply["reason"].as_str())
+                .unwrap_or_default();
+            let structured: Value = reason
+                .lines()
+                .last()
+                .and_then(|line| serde_json::from_str(line).ok())
+                .unwrap_or_default();
+            let kind = structured["type"].as_str().unwrap_or("?");
+            say(&format!(
+                "{}: {tool} {rel} ({what}) → refused [{kind}] in {}'s words: {}",
+                self.fe,
+                self.fe,
+                refusal_shape(&reply)
+            ));
+            return Ok(());
+        }
+        let path = self.ws.join(rel);
+        std::fs::create_dir_all(path.parent().expect("has a parent"))?;
+        std::fs::write(&path, content)?;
+        self.hook(&self.payload(true, tool, &input))?;
+        say(&format!(
+            "{}: {tool} {rel} ({what}) → allowed and traced",
+            self.fe
+        ));
+        Ok(())
+    }
+
+    fn select(&self, id: &str) -> anyhow::Result<()> {
+        let tool = if self.fe == "codex" {
+            "mcp__intent__select_active_intent"
+        } else {
+            "select_active_intent"
+        };
+        let input = json!({"intent_id": id});
+        self.hook(&self.payload(false, tool, &input))?;
+        self.hook(&self.payload(true, tool, &input))?;
+        say(&format!("{}: {tool} {id} → selected", self.fe));
+        Ok(())
+    }
+}
+
+/// The keys of a refusal, to show each front-end's own shape.
+fn refusal_shape(reply: &Value) -> String {
+    match reply.get("hookSpecificOutput") {
+        Some(out) => format!(
+            "hookSpecificOutput.permissionDecision = {}",
+            out["permissionDecision"]
+        ),
+        None => format!("decision = {}", reply["decision"]),
+    }
+}
+
+/// The ledger reduced to what a session decided and changed.
+fn essence(ledger: &Path) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::new();
+    for event in intent_ledger::read_events(ledger)? {
+        let event = event?;
+        let d = &event.data;
+        let line = match event.kind.as_str() {
+            "tool.pre" => format!(
+                "tool.pre {} {}",
+                d["decision"].as_str().unwrap_or("?"),
+                d["reason"]["type"].as_str().unwrap_or("")
+            ),
+            "trace" => format!(
+                "trace {} under {}",
+                d["path"].as_str().unwrap_or("?"),
+                d["intent_id"].as_str().unwrap_or("-")
+            ),
+            "intent.selected" => {
+                format!("intent.selected {}", d["intent_id"].as_str().unwrap_or("?"))
+            }
+            _ => continue,
+        };
+        out.push(line);
+    }
+    Ok(out)
+}
