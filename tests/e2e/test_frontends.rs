@@ -506,3 +506,34 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         "deny"
     );
 }
+
+#[test]
+fn cline_refusals_cancel_the_task_unless_the_policy_says_warn() {
+    let ws = TestWorkspace::new();
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
+    let reply = run(&ws, "cline", &pre_write(&ws, "cline", "x"));
+    assert_eq!(reply["cancel"], true, "{reply}");
+    assert!(reply["errorMessage"]
+        .as_str()
+        .unwrap()
+        .contains("no_active_intent"));
+    std::fs::write(
+        ws.root().join(".orchestration/policy.yaml"),
+        "cline_refusal: warn\n",
+    )
+    .unwrap();
+    let reply = run(&ws, "cline", &pre_write(&ws, "cline", "x"));
+    assert_eq!(reply["cancel"], false, "{reply}");
+    let warning = reply["contextModification"].as_str().unwrap();
+    assert!(
+        warning.contains("WARNING") && warning.contains("no_active_intent"),
+        "{warning}"
+    );
+    // The refusal is recorded either way.
+    let denies = ws
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "tool.pre" && e.data["decision"] == "deny")
+        .count();
+    assert_eq!(denies, 2);
+}
