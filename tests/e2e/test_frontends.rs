@@ -1,6 +1,7 @@
 //! The conformance suite: the same scenarios through every front-end's adapter, in
 //! its own payloads and replies, must leave equivalent ledgers.
 
+use intent_ledger::state::{HookState, StateCache};
 use serde_json::{json, Value};
 
 use crate::common::{stderr, TestWorkspace};
@@ -398,6 +399,29 @@ fn cursor_gates_shell_and_mcp_calls_and_records_edits_it_cannot_block() {
         })
         .collect();
     assert_eq!(traces, ["src/a.ts cursor", "docs/x.md cursor"]);
+    // The next reply that can carry a message tells the agent, once.
+    let mut ls = base("beforeShellExecution");
+    ls["command"] = json!("ls");
+    ls["cwd"] = json!(root);
+    let told = run(&ws, "cursor", &ls);
+    assert_eq!(told["permission"], "allow", "{told}");
+    let message = told["agent_message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("edited without an active intent (src/a.ts)")
+            && message.contains("owned_scope (docs/x.md)"),
+        "{told}"
+    );
+    let again = run(&ws, "cursor", &ls);
+    assert!(again.get("agent_message").is_none(), "{again}");
+    // The hook state caught up event by event equals one rebuilt from the ledger.
+    let end = std::fs::metadata(ws.ledger()).unwrap().len();
+    let rebuilt = HookState::rebuild(&ws.ledger(), end).unwrap();
+    let cache = StateCache::new(&ws.root().join(".orchestration/.cache"));
+    let cached = intent_ledger::Ledger::open(ws.ledger())
+        .unwrap()
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load_full(tx) })
+        .unwrap();
+    assert_eq!(cached, rebuilt);
 }
 
 /// Runs a configured hook command line through the shell, as the front-end would.

@@ -221,8 +221,20 @@ impl Turn<'_, '_> {
             Phase::SessionStart => self.session_start(event),
             Phase::PromptSubmit => self.prompt(event),
             Phase::PreTool => {
+                let pending = self.pending_violations();
                 let reply = self.pre_tool(event)?;
-                Ok(self.soften_for_task_front_ends(reply))
+                let mut reply = self.soften_for_task_front_ends(reply);
+                if !pending.is_empty() {
+                    let told = format!(
+                        "<intent_ledger>Recorded since your last action (this front-end cannot block edits before they happen): {}. Select the intent that owns these files, or undo them.</intent_ledger>",
+                        context::escape(&pending.join("; "))
+                    );
+                    reply.context = Some(match reply.context.take() {
+                        Some(existing) => format!("{existing}\n{told}"),
+                        None => told,
+                    });
+                }
+                Ok(reply)
             }
             Phase::PostTool | Phase::PostToolFailure => self.post_tool(event),
             Phase::Stop => {
@@ -233,6 +245,18 @@ impl Turn<'_, '_> {
                 Ok(Reply::default())
             }
         }
+    }
+
+    /// Violations recorded after the fact for this session and not yet told to the
+    /// agent (Cursor: edits are reported only once they happened).
+    fn pending_violations(&self) -> Vec<String> {
+        if self.front_end != FrontEnd::Cursor {
+            return Vec::new();
+        }
+        self.state
+            .session(&self.session)
+            .map(|s| s.pending_violations.clone())
+            .unwrap_or_default()
     }
 
     /// Cline can only refuse by cancelling the whole task; `cline_refusal: warn` in
@@ -358,6 +382,11 @@ impl Turn<'_, '_> {
             "prompt_id": event.prompt_id,
             "model": model,
         });
+        let reporting = self.pending_violations().len();
+        if reporting > 0 {
+            // This event's reply tells the agent; applying it clears the backlog.
+            base["reported_violations"] = json!(reporting);
+        }
         if tool.handshake.as_deref() == Some("select_active_intent") {
             let wanted = tool.input["intent_id"]
                 .as_str()

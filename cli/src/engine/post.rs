@@ -214,9 +214,16 @@ impl Turn<'_, '_> {
         active: Option<&str>,
     ) -> Option<Value> {
         let Some(id) = active else {
+            let paths: Vec<String> = paths
+                .iter()
+                .map(|raw| {
+                    gate::workspace_relative(self.root(), cwd, raw).unwrap_or_else(|_| raw.clone())
+                })
+                .collect();
             return Some(json!({
                 "type": "no_active_intent",
-                "message": "edited without an active intent (the front-end cannot block an edit before it happens)",
+                "message": "edited without an active intent",
+                "paths": paths,
             }));
         };
         let spec = self.specs.as_ref().ok()?.intent(id)?;

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::error::{LedgerError, Result};
 use crate::event::{kinds, Event};
@@ -36,10 +37,13 @@ const STATE_KINDS: &[&str] = &[
     r#","kind":"tool.post","#,
     r#","kind":"trace","#,
     r#","kind":"lesson","#,
+    r#","kind":"prompt","#,
+    // Only the `tool.pre` events that told an agent about recorded violations.
+    r#""reported_violations":"#,
 ];
 
 /// Version of the cache layout; a different version is rebuilt.
-const STATE_VERSION: u32 = 1;
+const STATE_VERSION: u32 = 2;
 /// Sessions kept; the least recently active are dropped beyond this.
 pub const MAX_SESSIONS: usize = 256;
 /// Files remembered per session.
@@ -98,6 +102,11 @@ pub struct SessionState {
     /// say which prompt they belong to (a turn's writes are classified together).
     #[serde(default)]
     pub last_prompt: Option<String>,
+    /// Violations recorded after the fact (front-ends that report an edit only once
+    /// it happened) and not yet told to the agent; cleared by the `tool.pre` event
+    /// whose reply told it (`reported_violations`).
+    #[serde(default)]
+    pub pending_violations: Vec<String>,
 }
 
 /// The identity of a code block: given when a trace first sees it, carried across
@@ -244,7 +253,40 @@ impl HookState {
                     }
                 }
             }
+            kinds::TOOL_PRE => {
+                // Other `tool.pre` events are skipped by a rebuild: they change nothing.
+                if data["reported_violations"].as_u64().unwrap_or(0) == 0 {
+                    return;
+                }
+                if let Some(session) = self.session_mut(event) {
+                    session.pending_violations.clear();
+                }
+            }
             kinds::TOOL_POST => {
+                if let (Some(message), Some(session)) = (
+                    data["violation"]["message"].as_str(),
+                    self.session_mut(event),
+                ) {
+                    // Keep the newest few: the agent needs the gist, not a backlog.
+                    if session.pending_violations.len() >= 5 {
+                        session.pending_violations.remove(0);
+                    }
+                    let paths = data["violation"]["paths"]
+                        .as_array()
+                        .map(|p| {
+                            p.iter()
+                                .filter_map(Value::as_str)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        })
+                        .unwrap_or_default();
+                    let tool = data["tool"].as_str().unwrap_or("an edit");
+                    session.pending_violations.push(if paths.is_empty() {
+                        format!("{tool}: {message}")
+                    } else {
+                        format!("{tool}: {message} ({paths})")
+                    });
+                }
                 if let (Some(hashes), Some(session)) = (
                     data["file_hashes"].as_object().cloned(),
                     self.session_mut(event),
