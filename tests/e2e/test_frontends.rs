@@ -287,6 +287,14 @@ fn without_an_argument_the_front_end_is_recognized_from_the_payload() {
         .map(|e| e.data["front_end"].as_str().unwrap())
         .collect();
     assert_eq!(front_ends, GATED);
+    // Model ids are recorded as provider/model.
+    let models: Vec<Value> = events
+        .iter()
+        .filter(|e| e.kind == "tool.pre")
+        .map(|e| e.data["model"].clone())
+        .collect();
+    assert_eq!(models[1], "openai/gpt-5.5");
+    assert_eq!(models[3], "anthropic/claude-sonnet-4-5");
 }
 
 #[test]
