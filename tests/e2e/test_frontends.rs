@@ -569,3 +569,45 @@ fn cline_refusals_cancel_the_task_unless_the_policy_says_warn() {
         .count();
     assert_eq!(denies, 2);
 }
+
+#[test]
+fn generic_writes_may_cite_their_intent_and_declare_their_class() {
+    let ws = TestWorkspace::new();
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
+    assert!(select(&ws, "generic", "r1", "INT-001"));
+    let pre = |input: Value| json!({"event": "pre", "session_id": "r1", "cwd": ws.root(), "tool_name": "write_to_file", "tool_input": input});
+    // Citing another intent than the session's is refused, saying which is active.
+    let reply = run(
+        &ws,
+        "generic",
+        &pre(json!({"path": "src/a.ts", "content": "x", "intent_id": "INT-002"})),
+    );
+    assert_eq!(reply["allowed"], false, "{reply}");
+    assert_eq!(reply["error"]["type"], "intent_not_active");
+    assert!(reply["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("works under INT-001"));
+    // Citing the active one is fine; the declared class is checked against the change.
+    let input = json!({"path": "src/a.ts", "content": "export const a = 1;\n", "intent_id": "INT-001", "mutation_class": "AST_REFACTOR"});
+    let reply = run(&ws, "generic", &pre(input.clone()));
+    assert_eq!(reply["allowed"], true, "{reply}");
+    std::fs::create_dir_all(ws.root().join("src")).unwrap();
+    std::fs::write(ws.root().join("src/a.ts"), "export const a = 1;\n").unwrap();
+    let mut post = pre(input);
+    post["event"] = json!("post");
+    post["tool_response"] = json!({"success": true});
+    run(&ws, "generic", &post);
+    let trace = ws
+        .events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "trace")
+        .unwrap();
+    assert_eq!(trace.data["intent_id"], "INT-001");
+    assert_eq!(trace.data["declared_mutation_class"], "AST_REFACTOR");
+    assert_eq!(
+        trace.data["declared_matches"], false,
+        "a new file is an evolution"
+    );
+}

@@ -428,6 +428,7 @@ impl Turn<'_, '_> {
             };
             gate::decide(&input)
         };
+        let decision = cited_intent_check(decision, tool);
         base["intent_id"] = json!(decision.intent_id);
         base["decision"] = json!(decision.verdict);
         base["class"] = json!(decision.class);
@@ -520,4 +521,32 @@ fn read_intentignore(workspace: &Workspace) -> Vec<String> {
 
 fn short(session: &str) -> &str {
     session.get(..8).unwrap_or(session)
+}
+
+/// A write whose input cites an intent (`intent_id`, as the seeds' write tools do)
+/// must cite the session's active one: otherwise the agent believes it works under
+/// another requirement than the ledger would record.
+fn cited_intent_check(mut decision: gate::Decision, tool: &ToolCall) -> gate::Decision {
+    let cited = tool.input.get("intent_id").and_then(Value::as_str);
+    let writes = matches!(tool.action, Action::Write { .. });
+    let (Some(cited), true, Verdict::Allow) = (cited, writes, decision.verdict) else {
+        return decision;
+    };
+    let Some(active) = decision.intent_id.clone().filter(|active| active != cited) else {
+        return decision;
+    };
+    decision.verdict = Verdict::Deny;
+    decision.reason = Some(GateReason {
+        kind: gate::ReasonKind::IntentNotActive,
+        message: format!("the write cites {cited}, but this session works under {active}."),
+        intent_id: Some(active.clone()),
+        attempted_path: decision.paths.first().cloned(),
+        attempted_command: None,
+        allowed_scope: Vec::new(),
+        available_intents: Vec::new(),
+        next_step: format!(
+            "Cite {active}, or call select_active_intent with {cited} first if the work belongs to it."
+        ),
+    });
+    decision
 }
