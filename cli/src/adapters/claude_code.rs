@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::fields::{object, required, string};
-use super::tools::{classify, ToolTable};
+use super::tools::{build_call, classify, ToolTable};
 use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
@@ -128,17 +128,12 @@ fn tool_call(payload: &Value, tools: &ToolTable) -> Result<ToolCall, PayloadErro
     let name = required(payload, "tool_name", "tool event")?;
     let input = object(payload, "tool_input")?;
     let classified = classify(tools, &name, &input)?;
-    Ok(ToolCall {
-        action: classified.action,
-        use_id: string(payload, "tool_use_id")?,
-        declared_mutation_class: input
-            .get("mutation_class")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+    Ok(build_call(
+        classified,
         input,
-        response: payload.get("tool_response").cloned(),
-        handshake: classified.handshake,
-    })
+        string(payload, "tool_use_id")?,
+        payload.get("tool_response").cloned(),
+    ))
 }
 
 /// Renders a reply for the event it answers.

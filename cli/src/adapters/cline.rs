@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::fields::{object, required, string, synthetic_use_id, type_name};
-use super::tools::{classify, ToolTable};
+use super::tools::{build_call, classify, failed, ToolTable};
 use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
@@ -106,10 +106,7 @@ impl Adapter for Cline {
             .and_then(Value::as_str)
             .map(str::to_string)
             .or(string(payload, "prompt")?);
-        let failed = tool
-            .as_ref()
-            .and_then(|t| t.response.as_ref())
-            .is_some_and(|r| r["is_error"] == json!(true));
+        let failed = failed(tool.as_ref());
         Ok(HookEvent {
             front_end: FrontEnd::Cline,
             phase: if failed {
@@ -191,15 +188,6 @@ fn tool_call(section: &Value, session: &str, post: bool) -> Result<ToolCall, Pay
         }
         out
     });
-    Ok(ToolCall {
-        action: classified.action,
-        use_id: Some(synthetic_use_id("cline", session, &name, &input)),
-        declared_mutation_class: input
-            .get("mutation_class")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        input,
-        response,
-        handshake: classified.handshake,
-    })
+    let use_id = synthetic_use_id("cline", session, &name, &input);
+    Ok(build_call(classified, input, Some(use_id), response))
 }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::fields::{required, string, synthetic_use_id, type_name};
-use super::tools::{classify, ToolTable};
+use super::tools::{build_call, classify, ToolTable};
 use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
@@ -169,12 +169,11 @@ impl Adapter for Cursor {
 
 fn call(name: &str, input: Value, session: &str, post: bool) -> Result<ToolCall, PayloadError> {
     let classified = classify(&TOOLS, name, &input)?;
-    Ok(ToolCall {
-        action: classified.action,
-        use_id: Some(synthetic_use_id("cursor", session, name, &input)),
-        declared_mutation_class: None,
+    let use_id = synthetic_use_id("cursor", session, name, &input);
+    Ok(build_call(
+        classified,
         input,
-        response: post.then(|| json!({"is_error": false})),
-        handshake: classified.handshake,
-    })
+        Some(use_id),
+        post.then(|| json!({"is_error": false})),
+    ))
 }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::fields::{object, required, string, synthetic_use_id};
-use super::tools::{classify, ToolTable};
+use super::tools::{build_call, classify, failed, ToolTable};
 use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
@@ -90,10 +90,7 @@ impl Adapter for Gemini {
         if matches!(phase, Phase::PreTool | Phase::PostTool) {
             tool = Some(tool_call(payload, &session)?);
         }
-        let failed = tool
-            .as_ref()
-            .and_then(|t: &ToolCall| t.response.as_ref())
-            .is_some_and(|r| r["is_error"] == json!(true));
+        let failed = failed(tool.as_ref());
         Ok(HookEvent {
             front_end: FrontEnd::Gemini,
             phase: if failed {
@@ -150,17 +147,8 @@ fn tool_call(payload: &Value, session: &str) -> Result<ToolCall, PayloadError> {
     let input = object(payload, "tool_input")?;
     let classified = classify(&TOOLS, &name, &input)?;
     let response = payload.get("tool_response").map(normalize_response);
-    Ok(ToolCall {
-        action: classified.action,
-        use_id: Some(synthetic_use_id("gemini", session, &name, &input)),
-        declared_mutation_class: input
-            .get("mutation_class")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        input,
-        response,
-        handshake: classified.handshake,
-    })
+    let use_id = synthetic_use_id("gemini", session, &name, &input);
+    Ok(build_call(classified, input, Some(use_id), response))
 }
 
 /// `{llmContent, returnDisplay{originalContent, isNewFile, …}, error?}` → the

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::fields::{object, required, string, synthetic_use_id};
-use super::tools::{classify, ToolTable};
+use super::tools::{build_call, classify, failed, ToolTable};
 use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
@@ -73,10 +73,7 @@ impl Adapter for Generic {
             Phase::PreTool | Phase::PostTool => Some(tool_call(payload, &session)?),
             _ => None,
         };
-        let failed = tool
-            .as_ref()
-            .and_then(|t| t.response.as_ref())
-            .is_some_and(|r| r["is_error"] == json!(true) || r["success"] == json!(false));
+        let failed = failed(tool.as_ref());
         Ok(HookEvent {
             front_end: FrontEnd::Generic,
             phase: if failed {
@@ -139,15 +136,10 @@ fn tool_call(payload: &Value, session: &str) -> Result<ToolCall, PayloadError> {
         Some(id) => id,
         None => synthetic_use_id("generic", session, &name, &input),
     };
-    Ok(ToolCall {
-        action: classified.action,
-        use_id: Some(use_id),
-        declared_mutation_class: input
-            .get("mutation_class")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+    Ok(build_call(
+        classified,
         input,
-        response: payload.get("tool_response").cloned(),
-        handshake: classified.handshake,
-    })
+        Some(use_id),
+        payload.get("tool_response").cloned(),
+    ))
 }

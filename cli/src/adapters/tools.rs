@@ -145,3 +145,30 @@ fn paths_under(input: &Value, keys: &[&str]) -> Result<Vec<String>, PayloadError
     }
     Ok(paths)
 }
+
+/// The tool call of a classified tool: the agent's declared `mutation_class` is read
+/// from the input, wherever the front-end put the input.
+pub fn build_call(
+    classified: Classified,
+    input: Value,
+    use_id: Option<String>,
+    response: Option<Value>,
+) -> crate::engine::ToolCall {
+    crate::engine::ToolCall {
+        action: classified.action,
+        use_id,
+        declared_mutation_class: input
+            .get("mutation_class")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        input,
+        response,
+        handshake: classified.handshake,
+    }
+}
+
+/// Whether a normalized post-tool response says the tool failed.
+pub fn failed(tool: Option<&crate::engine::ToolCall>) -> bool {
+    tool.and_then(|t| t.response.as_ref())
+        .is_some_and(|r| r["is_error"] == true || r["success"] == false)
+}
