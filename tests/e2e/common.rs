@@ -170,3 +170,17 @@ pub fn demo() -> (tempfile::TempDir, PathBuf) {
     assert!(out.status.success(), "demo failed: {}", stderr(&out));
     (dir, root)
 }
+
+/// Asserts that the hook state cached (caught up event by event by the hooks)
+/// equals the state rebuilt from the whole ledger.
+pub fn assert_state_equals_rebuild(ws: &TestWorkspace) {
+    use intent_ledger::state::{HookState, StateCache};
+    let end = std::fs::metadata(ws.ledger()).unwrap().len();
+    let rebuilt = HookState::rebuild(&ws.ledger(), end).unwrap();
+    let cache = StateCache::new(&ws.root().join(".orchestration/.cache"));
+    let cached = intent_ledger::Ledger::open(ws.ledger())
+        .unwrap()
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load_full(tx) })
+        .unwrap();
+    assert_eq!(cached, rebuilt);
+}

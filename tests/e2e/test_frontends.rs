@@ -1,10 +1,9 @@
 //! The conformance suite: the same scenarios through every front-end's adapter, in
 //! its own payloads and replies, must leave equivalent ledgers.
 
-use intent_ledger::state::{HookState, StateCache};
 use serde_json::{json, Value};
 
-use crate::common::{stderr, TestWorkspace};
+use crate::common::{assert_state_equals_rebuild, stderr, TestWorkspace};
 
 const SPECS: &str = "active_intents:\n  - id: INT-001\n    name: Auth\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n  - id: INT-002\n    name: Later\n    status: BLOCKED\n    blocked_reason: needs design\n    owned_scope: [\"lib/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n";
 
@@ -422,14 +421,7 @@ fn cursor_gates_shell_and_mcp_calls_and_records_edits_it_cannot_block() {
     let again = run(&ws, "cursor", &ls);
     assert!(again.get("agent_message").is_none(), "{again}");
     // The hook state caught up event by event equals one rebuilt from the ledger.
-    let end = std::fs::metadata(ws.ledger()).unwrap().len();
-    let rebuilt = HookState::rebuild(&ws.ledger(), end).unwrap();
-    let cache = StateCache::new(&ws.root().join(".orchestration/.cache"));
-    let cached = intent_ledger::Ledger::open(ws.ledger())
-        .unwrap()
-        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load_full(tx) })
-        .unwrap();
-    assert_eq!(cached, rebuilt);
+    assert_state_equals_rebuild(&ws);
 }
 
 /// Runs a configured hook command line through the shell, as the front-end would.

@@ -5,11 +5,12 @@
 use std::path::Path;
 use std::process::Command;
 
-use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::verify_path;
 use serde_json::{json, Value};
 
-use crate::common::{hook, last_trace, stderr, traced_write, TestWorkspace};
+use crate::common::{
+    assert_state_equals_rebuild, hook, last_trace, stderr, traced_write, TestWorkspace,
+};
 
 const SPECS: &str = "active_intents:\n  - id: INT-001\n    name: Auth\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n  - id: INT-002\n    name: Later\n    status: BLOCKED\n    blocked_reason: needs design\n    owned_scope: [\"lib/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n";
 
@@ -345,14 +346,7 @@ fn concurrent_hook_processes_keep_the_ledger_and_state_consistent() {
     });
     let report = verify_path(ws.ledger()).unwrap();
     assert!(report.is_intact());
-    let end = std::fs::metadata(ws.ledger()).unwrap().len();
-    let rebuilt = HookState::rebuild(&ws.ledger(), end).unwrap();
-    let cache = StateCache::new(&ws.root().join(".orchestration/.cache"));
-    let cached = intent_ledger::Ledger::open(ws.ledger())
-        .unwrap()
-        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load_full(tx) })
-        .unwrap();
-    assert_eq!(cached, rebuilt);
+    assert_state_equals_rebuild(&ws);
     assert_eq!(
         ws.events().iter().filter(|e| e.kind == "tool.pre").count(),
         90
