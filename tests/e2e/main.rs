@@ -2,18 +2,26 @@
 //! processes against real files. One test binary; topics are modules.
 
 mod claude;
+mod cliproc;
+mod codex;
 mod common;
+mod gemini;
+mod mockhttp;
 mod test_analysis_cache;
 mod test_append_input;
 mod test_classify;
 mod test_claude_code;
 mod test_claude_harness;
 mod test_cli;
+mod test_codex;
+mod test_codex_harness;
 mod test_concurrency;
 mod test_crash;
 mod test_doctor;
 mod test_export;
 mod test_frontends;
+mod test_gemini;
+mod test_gemini_harness;
 mod test_hook;
 mod test_mcp;
 mod test_search;

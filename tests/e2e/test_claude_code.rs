@@ -347,3 +347,28 @@ fn two_sessions_at_once_keep_their_own_intents() {
     assert!(!ws.root().join("src/auth/from_b.ts").exists());
     assert_intact(&ws);
 }
+
+#[test]
+fn a_prompt_line_selects_the_intent_without_mcp() {
+    let Some(bin) = require_claude() else { return };
+    let ws = wired_workspace();
+    let target = ws.root().join("src/auth/jwt.ts");
+    let out = ClaudeRun::new(&bin, ws.root())
+        .prompt("/intent INT-001\nWrite the token check.")
+        .step(write(target.clone(), "export {};\n"))
+        .run();
+    out.assert_success();
+    let results = out.tool_results();
+    assert!(!results[0].is_error, "{}", out.describe());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "export {};\n");
+    let selected = events_of(&ws, "intent.selected");
+    assert_eq!(selected.len(), 1);
+    assert_eq!(selected[0].data["via"], "prompt");
+    assert_eq!(selected[0].session, events_of(&ws, "trace")[0].session);
+    assert!(
+        out.message_bodies()[0]
+            .to_string()
+            .contains("intent_context intent_id"),
+        "the intent's context did not reach the model"
+    );
+}

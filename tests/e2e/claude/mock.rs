@@ -4,25 +4,20 @@
 //! tests can assert on what the model "saw" (tool results, hook reasons). The server
 //! never blocks a client: whatever it does not model gets a 200 with a small JSON body.
 
-use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::http::{self, Parsed, Request};
+pub use crate::mockhttp::RecordedRequest;
+use crate::mockhttp::{self as http, path_only, MockServer, Request};
 
 /// Text of the answer that ends the conversation once the script is exhausted.
 pub const FINAL_TEXT: &str = "Done.";
 
 /// Text of the answer to side requests (those without `tools`, e.g. session titles).
 pub const SIDE_TEXT: &str = "Scripted session";
-
-/// How often idle connection threads wake up to check for shutdown.
-const POLL: Duration = Duration::from_millis(50);
 
 /// One tool call the scripted model makes.
 #[derive(Clone, Debug)]
@@ -85,175 +80,53 @@ impl Step {
     }
 }
 
-/// One HTTP request the mock received.
-#[derive(Clone, Debug)]
-pub struct RecordedRequest {
-    /// `GET`, `POST`, …
-    pub method: String,
-    /// Path with query, e.g. `/v1/messages?beta=true`.
-    pub path: String,
-    /// Headers in arrival order, names lowercased.
-    pub headers: Vec<(String, String)>,
-    /// The body parsed as JSON, when it is JSON.
-    pub body: Option<Value>,
-}
-
 impl RecordedRequest {
-    /// Returns the first header with this (case-insensitive) name.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        let name = name.to_ascii_lowercase();
-        self.headers
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
     /// Tells whether this is a Messages API call (`POST /v1/messages`).
     pub fn is_messages(&self) -> bool {
-        self.method == "POST" && path_only(&self.path) == "/v1/messages"
+        self.method == "POST" && self.path_only() == "/v1/messages"
     }
 }
 
-/// State shared by the accept thread and the connection threads.
+/// What the request handler needs: the script and an id counter.
 struct Shared {
     script: Vec<Step>,
-    requests: Mutex<Vec<RecordedRequest>>,
     next_id: AtomicU64,
-    stop: AtomicBool,
 }
 
 /// A running mock server; stops (and joins its threads) on drop.
 pub struct MockApi {
-    addr: SocketAddr,
-    shared: Arc<Shared>,
-    accept: Option<JoinHandle<()>>,
+    server: MockServer,
 }
 
 impl MockApi {
     /// Starts a server on an ephemeral loopback port that plays `script`.
     pub fn start(script: Vec<Step>) -> io::Result<MockApi> {
-        let listener = TcpListener::bind("127.0.0.1:0")?;
-        let addr = listener.local_addr()?;
         let shared = Arc::new(Shared {
             script,
-            requests: Mutex::new(Vec::new()),
             next_id: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
         });
-        let accept = {
-            let shared = Arc::clone(&shared);
-            thread::Builder::new()
-                .name("mock-anthropic".into())
-                .spawn(move || accept_loop(listener, shared))?
-        };
-        Ok(MockApi {
-            addr,
-            shared,
-            accept: Some(accept),
-        })
+        let server = MockServer::start("mock-anthropic", move |request, body| {
+            handle(&shared, request, body)
+        })?;
+        Ok(MockApi { server })
     }
 
     /// Returns the value for `ANTHROPIC_BASE_URL`.
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        self.server.base_url()
     }
 
     /// Returns a copy of every request received so far, in arrival order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.shared.requests.lock().unwrap().clone()
+        self.server.requests()
     }
 }
 
-impl Drop for MockApi {
-    fn drop(&mut self) {
-        self.shared.stop.store(true, Ordering::SeqCst);
-        // `accept` blocks; a throwaway connection wakes it so it sees the flag.
-        let _ = TcpStream::connect(self.addr);
-        if let Some(handle) = self.accept.take() {
-            let _ = handle.join();
-        }
-    }
-}
-
-fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
-    let mut connections = Vec::new();
-    for stream in listener.incoming() {
-        if shared.stop.load(Ordering::SeqCst) {
-            break;
-        }
-        let Ok(stream) = stream else { continue };
-        let shared = Arc::clone(&shared);
-        // One thread per connection: Claude keeps connections alive between calls.
-        connections.push(thread::spawn(move || {
-            let _ = serve_connection(stream, &shared);
-        }));
-    }
-    for handle in connections {
-        let _ = handle.join();
-    }
-}
-
-fn serve_connection(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
-    stream.set_read_timeout(Some(POLL))?;
-    stream.set_nodelay(true)?;
-    let mut buf = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    let mut sent_continue = false;
-    loop {
-        match http::parse_request(&buf) {
-            Ok(Parsed::Complete(request, used)) => {
-                buf.drain(..used);
-                sent_continue = false;
-                let close = request.wants_close();
-                let reply = handle(shared, &request);
-                http::write_response(&mut stream, &reply, request.method == "HEAD", close)?;
-                if close {
-                    return Ok(());
-                }
-                continue;
-            }
-            Ok(Parsed::NeedBody { expect_continue }) if expect_continue && !sent_continue => {
-                stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
-                sent_continue = true;
-            }
-            Ok(_) => {}
-            Err(message) => {
-                let reply = http::Response::json(400, &json!({"error": message}));
-                return http::write_response(&mut stream, &reply, false, true);
-            }
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) => return Ok(()),
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if is_timeout(&e) => {
-                if shared.stop.load(Ordering::SeqCst) {
-                    return Ok(());
-                }
-            }
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-fn is_timeout(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
-    )
-}
-
-/// Records the request and builds its reply.
-fn handle(shared: &Shared, request: &Request) -> http::Response {
-    let body = serde_json::from_slice::<Value>(&request.body).ok();
-    shared.requests.lock().unwrap().push(RecordedRequest {
-        method: request.method.clone(),
-        path: request.path.clone(),
-        headers: request.headers.clone(),
-        body: body.clone(),
-    });
+/// Builds the reply to a request.
+fn handle(shared: &Shared, request: &Request, body: Option<&Value>) -> http::Response {
     let path = path_only(&request.path);
     match (request.method.as_str(), path, body) {
-        ("POST", "/v1/messages", Some(body)) => messages_reply(shared, &body),
+        ("POST", "/v1/messages", Some(body)) => messages_reply(shared, body),
         ("POST", "/v1/messages", None) => http::Response::json(
             400,
             &json!({"type": "error", "error": {"type": "invalid_request_error",
@@ -264,10 +137,6 @@ fn handle(shared: &Shared, request: &Request) -> http::Response {
         }
         _ => http::Response::json(200, &json!({})),
     }
-}
-
-fn path_only(path: &str) -> &str {
-    path.split('?').next().unwrap_or(path)
 }
 
 /// Answers a Messages API call from the script, streamed or not as requested.

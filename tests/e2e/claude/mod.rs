@@ -19,7 +19,6 @@
 // The harness serves several test modules; not every one uses every helper.
 #![allow(dead_code)]
 
-mod http;
 pub mod mock;
 pub mod session;
 

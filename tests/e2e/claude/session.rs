@@ -1,26 +1,20 @@
 //! Running the real `claude` binary against the mock, with a time limit.
 
 use std::ffi::{OsStr, OsString};
-use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::ExitStatus;
+use std::time::Duration;
 
 use serde_json::Value;
 
 use super::mock::{MockApi, RecordedRequest, Step};
+use crate::cliproc::{clean_command, joined_path, run_with_limit};
 
 /// The Claude Code version the harness was written against.
 pub const CLAUDE_VERSION: &str = "2.1.328";
 
 /// Where `.ci/run` installs Claude Code when `INTENT_CLAUDE_BIN` is not set.
 const CACHE_DIR: &str = ".cache/intent-ledger/claude-code/node_modules/@anthropic-ai";
-
-/// Environment variables passed through to `claude`; everything else is dropped so a
-/// developer's own `ANTHROPIC_*` or `CLAUDE_*` settings cannot leak into a test.
-const PASSED_ENV: &[&str] = &["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR", "SHELL", "USER"];
 
 /// Returns the `claude` binary: `INTENT_CLAUDE_BIN`, else the default cache path.
 pub fn claude_bin() -> Option<PathBuf> {
@@ -175,14 +169,10 @@ impl ClaudeRun {
                 .expect("write .claude/settings.json");
         }
         let mock = MockApi::start(self.script).expect("start the mock Messages API");
-        let mut cmd = Command::new(&self.bin);
+        // Only a few variables pass, so a developer's own `ANTHROPIC_*` or `CLAUDE_*`
+        // settings cannot leak into a test.
+        let mut cmd = clean_command(&self.bin);
         cmd.current_dir(&self.workspace)
-            .env_clear()
-            .envs(
-                PASSED_ENV
-                    .iter()
-                    .filter_map(|k| Some((k, std::env::var_os(k)?))),
-            )
             .env("PATH", joined_path(&self.path_prepend))
             .env("HOME", home.path())
             .env("ANTHROPIC_BASE_URL", mock.base_url())
@@ -202,72 +192,19 @@ impl ClaudeRun {
         }
         // `-p` last: the variadic options above stop at it, so none swallows the prompt.
         cmd.args(&self.args).arg("-p").arg(&self.prompt);
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // Own process group, so a timeout also kills hooks and MCP servers.
-            .process_group(0);
-        let started = Instant::now();
-        let mut child = cmd
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawn {}: {e}", self.bin.display()));
-        let stdout = drain(child.stdout.take().unwrap());
-        let stderr = drain(child.stderr.take().unwrap());
-        let (status, timed_out) = wait_or_kill(&mut child, self.timeout);
-        // Stragglers (a hook left running) would hold the pipes open forever.
-        kill_group(&child);
+        let finished = run_with_limit(cmd, self.timeout);
         let outcome = ClaudeOutcome {
-            status,
-            timed_out,
-            elapsed: started.elapsed(),
-            stdout: stdout.join().unwrap(),
-            stderr: stderr.join().unwrap(),
+            status: finished.status,
+            timed_out: finished.timed_out,
+            elapsed: finished.elapsed,
+            stdout: finished.stdout,
+            stderr: finished.stderr,
             requests: mock.requests(),
             home,
         };
         drop(mock);
         outcome
     }
-}
-
-fn joined_path(prepend: &[PathBuf]) -> OsString {
-    let inherited = std::env::var_os("PATH").unwrap_or_default();
-    let dirs = prepend
-        .iter()
-        .cloned()
-        .chain(std::env::split_paths(&inherited));
-    std::env::join_paths(dirs).expect("PATH entries without ':'")
-}
-
-fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
-}
-
-fn wait_or_kill(child: &mut Child, timeout: Duration) -> (ExitStatus, bool) {
-    let deadline = Instant::now() + timeout;
-    loop {
-        if let Some(status) = child.try_wait().expect("wait for claude") {
-            return (status, false);
-        }
-        if Instant::now() >= deadline {
-            kill_group(child);
-            return (child.wait().expect("wait for killed claude"), true);
-        }
-        thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Sends SIGKILL to the child's process group; std has no API for groups.
-fn kill_group(child: &Child) {
-    let _ = Command::new("kill")
-        .args(["-KILL", "--", &format!("-{}", child.id())])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }
 
 /// What a session did.

@@ -1,7 +1,19 @@
-//! Just enough HTTP/1.1 for the mock: incremental request parsing (Content-Length
-//! and chunked bodies, keep-alive) and fixed-length responses.
+//! Just enough HTTP/1.1 for the loopback mocks of model APIs (`claude::mock`,
+//! `codex::mock`, `gemini::mock`): incremental request parsing (Content-Length and
+//! chunked bodies, keep-alive), fixed-length responses, and a small threaded server
+//! that records every request and answers it with a handler.
 
-use std::io::{self, Write};
+// Each mock uses a different part of this module.
+#![allow(dead_code)]
+
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use serde_json::{json, Value};
 
 /// A complete request.
 #[derive(Debug)]
@@ -19,7 +31,8 @@ pub struct Request {
 }
 
 impl Request {
-    fn header(&self, name: &str) -> Option<&str> {
+    /// Returns the first header with this (lowercase) name.
+    pub fn header(&self, name: &str) -> Option<&str> {
         header(&self.headers, name)
     }
 
@@ -192,6 +205,180 @@ pub fn write_response(
     }
     out.write_all(&bytes)?;
     out.flush()
+}
+
+/// How often idle connection threads wake up to check for shutdown.
+const POLL: Duration = Duration::from_millis(50);
+
+/// One HTTP request a mock received.
+#[derive(Clone, Debug)]
+pub struct RecordedRequest {
+    /// `GET`, `POST`, …
+    pub method: String,
+    /// Path with query, e.g. `/v1/messages?beta=true`.
+    pub path: String,
+    /// Headers in arrival order, names lowercased.
+    pub headers: Vec<(String, String)>,
+    /// The body parsed as JSON, when it is JSON.
+    pub body: Option<Value>,
+}
+
+impl RecordedRequest {
+    /// Returns the first header with this (case-insensitive) name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        header(&self.headers, &name)
+    }
+
+    /// Returns the path without its query.
+    pub fn path_only(&self) -> &str {
+        path_only(&self.path)
+    }
+}
+
+/// Returns `path` without its query.
+pub fn path_only(path: &str) -> &str {
+    path.split('?').next().unwrap_or(path)
+}
+
+/// Builds the reply to one request; the body comes parsed when it is JSON.
+pub type Handler = dyn Fn(&Request, Option<&Value>) -> Response + Send + Sync;
+
+/// State shared by the accept thread and the connection threads.
+struct Shared {
+    handler: Box<Handler>,
+    requests: Mutex<Vec<RecordedRequest>>,
+    stop: AtomicBool,
+}
+
+/// A running server on an ephemeral loopback port; stops (and joins its threads) on
+/// drop. It never blocks a client: a handler answers every request.
+pub struct MockServer {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    accept: Option<JoinHandle<()>>,
+}
+
+impl MockServer {
+    /// Starts a server whose requests are answered by `handler`.
+    pub fn start(
+        name: &str,
+        handler: impl Fn(&Request, Option<&Value>) -> Response + Send + Sync + 'static,
+    ) -> io::Result<MockServer> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            handler: Box::new(handler),
+            requests: Mutex::new(Vec::new()),
+            stop: AtomicBool::new(false),
+        });
+        let accept = {
+            let shared = Arc::clone(&shared);
+            thread::Builder::new()
+                .name(name.to_owned())
+                .spawn(move || accept_loop(listener, shared))?
+        };
+        Ok(MockServer {
+            addr,
+            shared,
+            accept: Some(accept),
+        })
+    }
+
+    /// Returns `http://127.0.0.1:<port>`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Returns a copy of every request received so far, in arrival order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for MockServer {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // `accept` blocks; a throwaway connection wakes it so it sees the flag.
+        let _ = TcpStream::connect(self.addr);
+        if let Some(handle) = self.accept.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
+    let mut connections = Vec::new();
+    for stream in listener.incoming() {
+        if shared.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok(stream) = stream else { continue };
+        let shared = Arc::clone(&shared);
+        // One thread per connection: clients keep connections alive between calls.
+        connections.push(thread::spawn(move || {
+            let _ = serve_connection(stream, &shared);
+        }));
+    }
+    for handle in connections {
+        let _ = handle.join();
+    }
+}
+
+fn serve_connection(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
+    stream.set_read_timeout(Some(POLL))?;
+    stream.set_nodelay(true)?;
+    let mut buf = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut sent_continue = false;
+    loop {
+        match parse_request(&buf) {
+            Ok(Parsed::Complete(request, used)) => {
+                buf.drain(..used);
+                sent_continue = false;
+                let close = request.wants_close();
+                let body = serde_json::from_slice::<Value>(&request.body).ok();
+                shared.requests.lock().unwrap().push(RecordedRequest {
+                    method: request.method.clone(),
+                    path: request.path.clone(),
+                    headers: request.headers.clone(),
+                    body: body.clone(),
+                });
+                let reply = (shared.handler)(&request, body.as_ref());
+                write_response(&mut stream, &reply, request.method == "HEAD", close)?;
+                if close {
+                    return Ok(());
+                }
+                continue;
+            }
+            Ok(Parsed::NeedBody { expect_continue }) if expect_continue && !sent_continue => {
+                stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n")?;
+                sent_continue = true;
+            }
+            Ok(_) => {}
+            Err(message) => {
+                let reply = Response::json(400, &json!({"error": message}));
+                return write_response(&mut stream, &reply, false, true);
+            }
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) => return Ok(()),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if is_timeout(&e) => {
+                if shared.stop.load(Ordering::SeqCst) {
+                    return Ok(());
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+    )
 }
 
 #[test]
