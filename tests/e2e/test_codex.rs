@@ -9,7 +9,7 @@ use intent_ledger::gate::bytes_sha256;
 use intent_ledger::{verify_path, Event};
 use serde_json::Value;
 
-use crate::codex::{require_codex, write_hooks, CodexOutcome, CodexRun, Step};
+use crate::codex::{require_codex, CodexOutcome, CodexRun, Step};
 use crate::common::{intent_bin, TestWorkspace};
 
 /// One workable intent owning `src/**`.
@@ -50,9 +50,11 @@ pub fn assert_intact(ws: &TestWorkspace) {
     assert!(report.is_intact(), "{report:?}");
 }
 
+/// Wired the way a user does it: `intent init --agent codex`.
 fn wired_workspace() -> TestWorkspace {
     let ws = spec_workspace();
-    write_hooks(ws.root(), Path::new(intent_bin()));
+    let out = ws.run(&["init", "--agent", "codex"], None);
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
     ws
 }
 

@@ -10,12 +10,14 @@ use intent_ledger::gate::bytes_sha256;
 use serde_json::{json, Value};
 
 use crate::common::{intent_bin, TestWorkspace};
-use crate::gemini::{require_gemini, write_hooks, GeminiOutcome, GeminiRun, Step};
+use crate::gemini::{require_gemini, GeminiOutcome, GeminiRun, Step};
 use crate::test_codex::{assert_intact, events_of, reason_json, spec_workspace};
 
+/// Wired the way a user does it: `intent init --agent gemini`.
 fn wired_workspace() -> TestWorkspace {
     let ws = spec_workspace();
-    write_hooks(ws.root(), Path::new(intent_bin()));
+    let out = ws.run(&["init", "--agent", "gemini"], None);
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
     ws
 }
 
