@@ -50,6 +50,10 @@ pub enum Command {
     Verify(commands::verify::VerifyArgs),
     /// Check a workspace: specs, ledger, each front-end's hook wiring, projections.
     Doctor(commands::doctor::DoctorArgs),
+    /// Move an intent through its lifecycle (DRAFT, IN_PROGRESS, BLOCKED, DONE).
+    Status(commands::status::StatusArgs),
+    /// One intent in full: spec, history, dependencies, sessions, files, blocks.
+    Show(commands::show::ShowArgs),
     /// Why was this line changed? The history of the block holding PATH:LINE (or
     /// PATH::Symbol) through moves and renames, with intents and prompts.
     Why(commands::why::WhyArgs),
@@ -93,6 +97,8 @@ pub fn run() -> i32 {
         Command::Search(args) => commands::search::run(&config, args),
         Command::Verify(args) => commands::verify::run(&config, args),
         Command::Doctor(args) => commands::doctor::run(&config, args),
+        Command::Status(args) => commands::status::run(&config, args),
+        Command::Show(args) => commands::show::run(&config, args),
         Command::Why(args) => commands::why::run_why(&config, args),
         Command::Blame(args) => commands::why::run_blame(&config, args),
         Command::Rebuild(args) => commands::rebuild::run(&config, args),

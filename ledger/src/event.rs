@@ -20,6 +20,8 @@ pub mod kinds {
     pub const INTENT_CLEARED: &str = "intent.cleared";
     /// An intent moved through its lifecycle.
     pub const INTENT_STATUS: &str = "intent.status";
+    /// An agent proposed that an intent is done, with evidence; a human confirms.
+    pub const INTENT_COMPLETION_PROPOSED: &str = "intent.completion_proposed";
     /// An agent session started.
     pub const SESSION_START: &str = "session.start";
     /// A user prompt (redacted) reached the agent.

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use intent_ledger::spec::IntentStatus;
 use intent_ledger::{kinds, Event, Workspace};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -13,7 +14,9 @@ use crate::projection::{
     resume_point, scan_kinds, write_atomic, CatchUp, Progress, QueryError, Result, Stamp,
 };
 
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// Lessons kept per intent (the newest).
+const LESSONS_KEPT: usize = 20;
 
 /// One intent as the newest spec snapshot states it, plus what the ledger adds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -38,6 +41,34 @@ pub struct IntentRecord {
     pub files: BTreeSet<String>,
     /// Traces recorded under it.
     pub traces: u64,
+    /// Dependencies, as the newest snapshot states them.
+    #[serde(default)]
+    pub dependencies: Vec<String>,
+    /// Sessions that selected it or traced a write under it.
+    #[serde(default)]
+    pub sessions: BTreeSet<String>,
+    /// `(seq, text)` of the newest lessons recorded under it.
+    #[serde(default)]
+    pub lessons: Vec<(u64, String)>,
+    /// Completion proposals not yet confirmed (cleared when the intent is DONE).
+    #[serde(default)]
+    pub proposals: Vec<Proposal>,
+    /// The `intent.status` event that made it DONE: notes and the checklist.
+    #[serde(default)]
+    pub completion: Option<Value>,
+}
+
+/// An agent's proposal that an intent is done.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Proposal {
+    /// Seq of the `intent.completion_proposed` event.
+    pub seq: u64,
+    /// The proposing session.
+    pub session: Option<String>,
+    /// The agent's verification notes.
+    pub notes: String,
+    /// `[{criterion, evidence}]` for each acceptance criterion.
+    pub checklist: Value,
 }
 
 /// The projection.
@@ -111,7 +142,9 @@ impl IntentState {
             kinds::INTENT_SELECTED,
             kinds::INTENT_CLEARED,
             kinds::INTENT_STATUS,
+            kinds::INTENT_COMPLETION_PROPOSED,
             kinds::TRACE,
+            kinds::LESSON,
         ];
         let stamp = scan_kinds(
             &ledger,
@@ -162,7 +195,12 @@ impl IntentState {
                         spec["description"].as_str().unwrap_or_default().to_string();
                     record.constraints = strings(&spec["constraints"]);
                     record.acceptance_criteria = strings(&spec["acceptance_criteria"]);
-                    let status = spec["status"].as_str().unwrap_or_default().to_string();
+                    record.dependencies = strings(&spec["dependencies"]);
+                    // Canonical spelling, so both vocabularies and `intent.status`
+                    // events (which use it) compare equal.
+                    let raw = spec["status"].as_str().unwrap_or_default();
+                    let status = IntentStatus::parse(raw)
+                        .map_or_else(|| raw.to_string(), |s| s.as_str().to_string());
                     if record.status != status {
                         record.status_history.push((event.seq, status.clone()));
                         record.status = status;
@@ -184,6 +222,33 @@ impl IntentState {
                         record.status_history.push((event.seq, status.to_string()));
                         record.status = status.to_string();
                     }
+                    if status == "DONE" {
+                        record.proposals.clear();
+                        record.completion = Some(data.clone());
+                    }
+                }
+            }
+            kinds::INTENT_COMPLETION_PROPOSED => {
+                if let Some(id) = data["intent_id"].as_str() {
+                    let record = self.intents.entry(id.to_string()).or_default();
+                    record.id = id.to_string();
+                    record.proposals.push(Proposal {
+                        seq: event.seq,
+                        session: event.session.clone(),
+                        notes: data["notes"].as_str().unwrap_or_default().to_string(),
+                        checklist: data["checklist"].clone(),
+                    });
+                }
+            }
+            kinds::LESSON => {
+                if let (Some(id), Some(text)) = (data["intent_id"].as_str(), data["text"].as_str())
+                {
+                    let record = self.intents.entry(id.to_string()).or_default();
+                    record.id = id.to_string();
+                    record.lessons.push((event.seq, text.to_string()));
+                    if record.lessons.len() > LESSONS_KEPT {
+                        record.lessons.remove(0);
+                    }
                 }
             }
             kinds::INTENT_SELECTED | kinds::INTENT_CLEARED => {
@@ -191,6 +256,11 @@ impl IntentState {
                     let active = (event.kind == kinds::INTENT_SELECTED)
                         .then(|| data["intent_id"].as_str().map(str::to_string))
                         .flatten();
+                    if let Some(id) = &active {
+                        let record = self.intents.entry(id.clone()).or_default();
+                        record.id = id.clone();
+                        record.sessions.insert(session.clone());
+                    }
                     self.sessions.insert(session.clone(), active);
                 }
             }
@@ -201,6 +271,9 @@ impl IntentState {
                     record.id = id.to_string();
                     record.files.insert(path.to_string());
                     record.traces += 1;
+                    if let Some(session) = &event.session {
+                        record.sessions.insert(session.clone());
+                    }
                 }
             }
             _ => {}

@@ -35,6 +35,7 @@ pub const HANDSHAKE_TOOLS: &[&str] = &[
     "get_active_intent",
     "clear_active_intent",
     "record_lesson",
+    "complete_intent",
 ];
 
 /// Read-only query tools served by `intent mcp`: the gate treats them as reads, so

@@ -14,6 +14,8 @@ pub mod mcp;
 pub mod rebuild;
 pub mod search;
 pub mod select;
+pub mod show;
+pub mod status;
 pub mod validate;
 pub mod verify;
 pub mod why;

@@ -4,14 +4,14 @@
 //! plus at most a few recent traces and lessons, each truncated, the whole block
 //! capped in size and XML-escaped.
 
-use intent_ledger::spec::{IntentSpec, SpecDocument};
+use intent_ledger::spec::{IntentSpec, IntentsFile, SpecDocument};
 use intent_ledger::state::{HookState, DIGEST_LEN};
 
 /// Upper bound on the rendered block, in bytes.
 pub const MAX_CONTEXT_BYTES: usize = 6 * 1024;
 
 /// Renders the context block of `intent`.
-pub fn intent_context(intent: &IntentSpec, state: &HookState) -> String {
+pub fn intent_context(intent: &IntentSpec, specs: &IntentsFile, state: &HookState) -> String {
     let status = intent
         .status()
         .map_or(intent.status.clone(), |s| s.as_str().to_string());
@@ -26,14 +26,34 @@ pub fn intent_context(intent: &IntentSpec, state: &HookState) -> String {
     }
     list(&mut out, "owned_scope", "glob", &intent.owned_scope);
     list(&mut out, "constraints", "constraint", &intent.constraints);
-    list(
-        &mut out,
-        "acceptance_criteria",
-        "criterion",
-        &intent.acceptance_criteria,
-    );
+    if !intent.acceptance_criteria.is_empty() {
+        // Whether evidence was recorded (a completion proposal) for each criterion.
+        let evidenced = state.evidence.get(&intent.id);
+        out += "  <acceptance_criteria>\n";
+        for criterion in &intent.acceptance_criteria {
+            let has = evidenced.is_some_and(|e| e.contains(criterion));
+            out += &format!(
+                "    <criterion evidence=\"{}\">{}</criterion>\n",
+                if has { "recorded" } else { "none" },
+                escape(&clip(criterion, 300))
+            );
+        }
+        out += "  </acceptance_criteria>\n";
+    }
     if !intent.dependencies.is_empty() {
-        list(&mut out, "dependencies", "intent", &intent.dependencies);
+        out += "  <dependencies>\n";
+        for dep in &intent.dependencies {
+            let status = specs.intent(dep).map_or("missing".to_string(), |d| {
+                d.status()
+                    .map_or(d.status.clone(), |s| s.as_str().to_string())
+            });
+            out += &format!(
+                "    <intent id=\"{}\" status=\"{}\"/>\n",
+                escape(dep),
+                escape(&status)
+            );
+        }
+        out += "  </dependencies>\n";
     }
     if let Some(items) = state.digests.get(&intent.id) {
         let recent: Vec<_> = items.iter().rev().take(DIGEST_LEN).collect();
@@ -149,7 +169,11 @@ mod tests {
 "#,
         )
         .unwrap();
-        let text = intent_context(&doc.file.active_intents[0], &HookState::default());
+        let text = intent_context(
+            &doc.file.active_intents[0],
+            &doc.file,
+            &HookState::default(),
+        );
         assert!(text.starts_with("<intent_context intent_id=\"INT-001\">"));
         assert!(text.contains("<name>Auth &lt;JWT&gt; &amp; friends</name>"));
         assert!(text.contains("<constraint>Use &quot;HS256&quot;</constraint>"));

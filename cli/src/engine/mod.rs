@@ -9,6 +9,7 @@ pub mod ast;
 pub mod context;
 pub mod event;
 pub mod lessons;
+pub mod lifecycle;
 mod model;
 mod post;
 mod selection;
@@ -96,6 +97,17 @@ impl Engine {
         })
     }
 
+    /// Moves an intent through its lifecycle on a human's behalf (`intent status`).
+    pub fn change_status(
+        &self,
+        change: &lifecycle::StatusChange,
+    ) -> anyhow::Result<Result<Value, GateReason>> {
+        self.with_turn(FrontEnd::ClaudeCode, |turn| {
+            turn.source = "cli".to_string();
+            turn.change_status(change, lifecycle::Actor::Human)
+        })
+    }
+
     /// Checks whether `intent_id` may be selected and renders its context, without
     /// recording anything (the MCP server's answer; the hook records the selection).
     pub fn preview_selection(&self, intent_id: &str) -> anyhow::Result<Result<String, GateReason>> {
@@ -103,7 +115,11 @@ impl Engine {
             turn.state.ensure_digest(intent_id);
             Ok(turn.check_selectable(intent_id).map(|spec_index| {
                 let specs = turn.specs.as_ref().expect("checked");
-                context::intent_context(&specs.file.active_intents[spec_index], &turn.state)
+                context::intent_context(
+                    &specs.file.active_intents[spec_index],
+                    &specs.file,
+                    &turn.state,
+                )
             }))
         })
     }
@@ -115,8 +131,9 @@ impl Engine {
                 return Ok(None);
             };
             turn.state.ensure_digest(&id);
-            let text = match turn.specs.as_ref().ok().and_then(|s| s.intent(&id)) {
-                Some(spec) => context::intent_context(spec, &turn.state),
+            let specs = turn.specs.as_ref().ok();
+            let text = match specs.and_then(|s| s.intent(&id).map(|i| (i, s))) {
+                Some((spec, specs)) => context::intent_context(spec, &specs.file, &turn.state),
                 None => format!("{id} is no longer in active_intents.yaml"),
             };
             Ok(Some((id, text)))
@@ -208,8 +225,11 @@ impl Turn<'_, '_> {
     }
 
     pub(super) fn append(&mut self, kind: &str, data: Value) -> anyhow::Result<u64> {
-        let event =
-            NewEvent::new(kind, self.source.clone(), data).with_session(self.session.clone());
+        let mut event = NewEvent::new(kind, self.source.clone(), data);
+        // Commands run by a person (`intent status`) belong to no session.
+        if !self.session.is_empty() {
+            event = event.with_session(self.session.clone());
+        }
         let done = self.tx.append(vec![event])?;
         self.state.catch_up(self.tx.path(), self.tx.end())?;
         Ok(done[0].seq)
@@ -305,8 +325,9 @@ impl Turn<'_, '_> {
     fn active_context(&mut self) -> Option<String> {
         let id = self.active()?;
         self.state.ensure_digest(&id);
-        let spec = self.specs.as_ref().ok()?.intent(&id)?;
-        Some(context::intent_context(spec, &self.state))
+        let specs = self.specs.as_ref().ok()?;
+        let spec = specs.intent(&id)?;
+        Some(context::intent_context(spec, &specs.file, &self.state))
     }
 
     fn session_start(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {

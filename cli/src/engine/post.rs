@@ -305,6 +305,29 @@ impl Turn<'_, '_> {
                 }
                 Ok(Reply::default())
             }
+            "complete_intent" => {
+                let id = tool.input["intent_id"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                let notes = tool.input["verification_notes"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                let evidence = tool.input.get("evidence").cloned();
+                let told = match self.complete_intent(&id, &notes, evidence.as_ref())? {
+                    Ok(told) => told,
+                    Err(reason) => reason.to_agent_text(),
+                };
+                Ok(Reply {
+                    refusal: None,
+                    context: Some(format!(
+                        "<intent_ledger>{}</intent_ledger>",
+                        context::escape(&told)
+                    )),
+                    post_block: None,
+                })
+            }
             _ => Ok(Reply::default()),
         }
     }

@@ -65,6 +65,16 @@ impl Turn<'_, '_> {
             reason.next_step = "Select an IN_PROGRESS intent from available_intents, or ask the human to change this one's status.".into();
             return Err(reason);
         }
+        let waiting = specs.file.unfinished_dependencies(intent);
+        if !waiting.is_empty() {
+            reason.kind = ReasonKind::DependencyNotDone;
+            reason.message = format!(
+                "{intent_id} depends on {}, not DONE yet.",
+                describe_dependencies(&waiting)
+            );
+            reason.next_step = "Work on the unfinished dependencies first (select one of them), or ask the human to change the dependencies.".into();
+            return Err(reason);
+        }
         Ok(index)
     }
 
@@ -93,6 +103,7 @@ impl Turn<'_, '_> {
         let specs = self.specs.as_ref().expect("checked by check_selectable");
         Ok(Ok(context::intent_context(
             &specs.file.active_intents[index],
+            &specs.file,
             &self.state,
         )))
     }
@@ -107,6 +118,15 @@ pub(super) fn select_command(prompt: &str) -> Option<String> {
         }
         rest.split_whitespace().next().map(str::to_string)
     })
+}
+
+/// `INT-001 (IN_PROGRESS), INT-004 (DRAFT)`.
+pub fn describe_dependencies(waiting: &[(String, String)]) -> String {
+    waiting
+        .iter()
+        .map(|(id, status)| format!("{id} ({status})"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

@@ -74,6 +74,19 @@ pub struct LessonParams {
     pub text: String,
 }
 
+/// Arguments of `complete_intent`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CompleteParams {
+    /// The intent you finished (INT-001).
+    pub intent_id: String,
+    /// How you verified it: tests run, results, what a reviewer should check.
+    pub verification_notes: String,
+    /// Optional: evidence per acceptance criterion, as
+    /// `[{"criterion": "…", "evidence": "…"}]` (criteria as the intent states them).
+    #[serde(default)]
+    pub evidence: Option<serde_json::Value>,
+}
+
 /// Arguments of `why`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct WhyParams {
@@ -257,6 +270,27 @@ impl IntentServer {
         }
         // The hook's PostToolUse records the lesson; nothing to write here.
         text("Lesson noted; it will be recorded in the ledger and .orchestration/CLAUDE.md.".into())
+    }
+
+    #[tool(
+        description = "Report that an intent is finished, with your verification notes and \
+        evidence for each of its acceptance criteria. Depending on the workspace's policy the \
+        intent becomes DONE, or (default) your completion is proposed for a human to confirm. \
+        Call it only when every acceptance criterion is met."
+    )]
+    async fn complete_intent(&self, params: Parameters<CompleteParams>) -> CallToolResult {
+        let Parameters(CompleteParams {
+            intent_id,
+            verification_notes,
+            ..
+        }) = params;
+        if verification_notes.trim().is_empty() {
+            return error("verification_notes is empty; say how you verified the intent.".into());
+        }
+        // The hook's PostToolUse records the completion (it knows the session).
+        text(format!(
+            "Completion of {intent_id} noted; the ledger records it (as DONE or as a proposal for a human, per policy)."
+        ))
     }
 
     #[tool(

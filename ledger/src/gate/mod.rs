@@ -24,7 +24,7 @@ use crate::spec::{IntentStatus, ScopeMatcher, SpecDocument};
 use crate::state::HookState;
 pub use command::{classify_command, CommandClass};
 pub use paths::{workspace_relative, PathProblem};
-pub use policy::{DangerAction, MismatchAction, Policy, TaskRefusal};
+pub use policy::{AgentCompletion, DangerAction, MismatchAction, Policy, TaskRefusal};
 
 /// A tool call, as the gate sees it (adapters translate front-end payloads into this).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,6 +118,8 @@ pub enum ReasonKind {
     InvalidConfig,
     /// The policy asks a human to approve.
     ApprovalRequired,
+    /// The intent depends on intents that are not DONE yet.
+    DependencyNotDone,
 }
 
 impl ReasonKind {
@@ -131,6 +133,7 @@ impl ReasonKind {
             ReasonKind::PolicyBlock => "policy_block",
             ReasonKind::InvalidConfig => "invalid_config",
             ReasonKind::ApprovalRequired => "approval_required",
+            ReasonKind::DependencyNotDone => "dependency_not_done",
         }
     }
 }
@@ -300,6 +303,19 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
     }
 
     let Some(intent_id) = active else {
+        let lost = input
+            .state
+            .session(input.session)
+            .and_then(|s| s.lost_intent.clone());
+        if let Some((lost, status)) = lost {
+            reason.kind = ReasonKind::IntentNotActive;
+            reason.intent_id = Some(lost.clone());
+            reason.message = format!(
+                "{lost}, this session's intent, is now {status}, so its selection was cleared."
+            );
+            reason.next_step = "Select an IN_PROGRESS intent from available_intents, or ask the human about this one.".into();
+            return deny(decision, reason);
+        }
         reason.kind = ReasonKind::NoActiveIntent;
         reason.message =
             "no intent is selected for this session, and this action changes the workspace.".into();

@@ -38,6 +38,17 @@ pub enum TaskRefusal {
     Warn,
 }
 
+/// Whether an agent may mark an intent DONE by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentCompletion {
+    /// The agent proposes; a human confirms with `intent status ID DONE` (default).
+    #[default]
+    Propose,
+    /// The agent's `complete_intent` marks the intent DONE.
+    Allow,
+}
+
 /// The gate's policy. Every field has a default, so an empty or missing file is the
 /// default policy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +70,9 @@ pub struct Policy {
     /// `cancel` (default) or `warn`: what a refusal does in Cline, whose hooks can
     /// only cancel the whole task.
     pub cline_refusal: TaskRefusal,
+    /// `propose` (default) or `allow`: whether an agent's `complete_intent` marks the
+    /// intent DONE or only proposes it for a human to confirm.
+    pub agent_completion: AgentCompletion,
 }
 
 impl Default for Policy {
@@ -71,6 +85,7 @@ impl Default for Policy {
             lesson_on_deny: true,
             declared_class_mismatch: MismatchAction::Record,
             cline_refusal: TaskRefusal::Cancel,
+            agent_completion: AgentCompletion::Propose,
         }
     }
 }

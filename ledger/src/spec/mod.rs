@@ -8,6 +8,7 @@
 //! [`validate`], which reports every one of them instead of stopping at the
 //! first.
 
+mod edit;
 mod model;
 mod validate;
 
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+pub use edit::{edit_intent, FieldEdit, SpecEditError};
 pub use model::{IntentSpec, IntentStatus, IntentsFile, ScopeMatcher, ACCEPTED_STATUSES};
 pub use validate::{validate, Diagnostic, Severity};
 

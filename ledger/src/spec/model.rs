@@ -32,6 +32,26 @@ impl IntentsFile {
     pub fn intent(&self, id: &str) -> Option<&IntentSpec> {
         self.active_intents.iter().find(|intent| intent.id == id)
     }
+
+    /// The dependencies of `intent` that are not DONE, with their statuses as
+    /// written (`missing` for one the file does not define): work on `intent` waits
+    /// for them.
+    pub fn unfinished_dependencies(&self, intent: &IntentSpec) -> Vec<(String, String)> {
+        intent
+            .dependencies
+            .iter()
+            .filter_map(|dep| match self.intent(dep) {
+                None => Some((dep.clone(), "missing".to_string())),
+                Some(found) if found.status() == Some(IntentStatus::Done) => None,
+                Some(found) => Some((
+                    dep.clone(),
+                    found
+                        .status()
+                        .map_or(found.status.clone(), |s| s.as_str().to_string()),
+                )),
+            })
+            .collect()
+    }
 }
 
 /// Describes one intent as a human wrote it; missing fields are empty rather than errors.
@@ -147,6 +167,23 @@ impl IntentStatus {
     /// Tells whether the intent has reached an end state.
     pub fn is_terminal(self) -> bool {
         matches!(self, IntentStatus::Done | IntentStatus::Aborted)
+    }
+
+    /// The statuses the lifecycle allows next: DRAFT → IN_PROGRESS → DONE or
+    /// BLOCKED; BLOCKED → IN_PROGRESS; DONE and ABORTED are final (create a new intent
+    /// instead).
+    pub fn next(self) -> &'static [IntentStatus] {
+        match self {
+            IntentStatus::Draft => &[IntentStatus::InProgress],
+            IntentStatus::InProgress => &[IntentStatus::Done, IntentStatus::Blocked],
+            IntentStatus::Blocked => &[IntentStatus::InProgress],
+            IntentStatus::Done | IntentStatus::Aborted => &[],
+        }
+    }
+
+    /// Tells whether the lifecycle allows moving from this status to `to`.
+    pub fn can_become(self, to: IntentStatus) -> bool {
+        self.next().contains(&to)
     }
 }
 

@@ -43,7 +43,7 @@ const STATE_KINDS: &[&str] = &[
 ];
 
 /// Version of the cache layout; a different version is rebuilt.
-const STATE_VERSION: u32 = 2;
+const STATE_VERSION: u32 = 4;
 /// Sessions kept; the least recently active are dropped beyond this.
 pub const MAX_SESSIONS: usize = 256;
 /// Files remembered per session.
@@ -107,6 +107,10 @@ pub struct SessionState {
     /// whose reply told it (`reported_violations`).
     #[serde(default)]
     pub pending_violations: Vec<String>,
+    /// The intent this session worked under until its status changed, and that
+    /// status (until the session selects again): the next refusal says why.
+    #[serde(default)]
+    pub lost_intent: Option<(String, String)>,
 }
 
 /// The identity of a code block: given when a trace first sees it, carried across
@@ -143,6 +147,10 @@ pub struct HookState {
     pub spec: Option<(String, u64)>,
     /// Sessions by id.
     pub sessions: BTreeMap<String, SessionState>,
+    /// Acceptance criteria an agent recorded evidence for, per intent (from
+    /// completion proposals and completions).
+    #[serde(default)]
+    pub evidence: BTreeMap<String, BTreeSet<String>>,
     /// Recent traces and lessons per intent, newest last. Stored in per-intent
     /// shards; see [`HookState::ensure_digest`].
     #[serde(skip)]
@@ -213,6 +221,7 @@ impl HookState {
             }
             kinds::INTENT_SELECTED => {
                 if let Some(session) = self.session_mut(event) {
+                    session.lost_intent = None;
                     session.active_intent = data["intent_id"].as_str().map(str::to_string);
                 }
             }
@@ -221,13 +230,19 @@ impl HookState {
                     session.active_intent = None;
                 }
             }
+            kinds::INTENT_COMPLETION_PROPOSED => {
+                self.remember_evidence(data);
+                return;
+            }
             kinds::INTENT_STATUS => {
+                self.remember_evidence(data);
                 // An intent that stops being workable is no one's active intent.
                 let status = data["status"].as_str().unwrap_or_default();
                 if let (Some(id), false) = (event.intent_id(), status == "IN_PROGRESS") {
                     for session in self.sessions.values_mut() {
                         if session.active_intent.as_deref() == Some(id) {
                             session.active_intent = None;
+                            session.lost_intent = Some((id.to_string(), status.to_string()));
                         }
                     }
                 }
@@ -336,6 +351,28 @@ impl HookState {
     /// Returns the active intent of a session.
     pub fn active_intent(&self, session: &str) -> Option<&str> {
         self.sessions.get(session)?.active_intent.as_deref()
+    }
+
+    /// Notes which acceptance criteria a checklist (`[{criterion, evidence}]`) gives
+    /// evidence for.
+    fn remember_evidence(&mut self, data: &Value) {
+        let (Some(id), Some(list)) = (data["intent_id"].as_str(), data["checklist"].as_array())
+        else {
+            return;
+        };
+        let with: BTreeSet<String> = list
+            .iter()
+            .filter(|item| {
+                item["evidence"]
+                    .as_str()
+                    .is_some_and(|e| !e.trim().is_empty())
+            })
+            .filter_map(|item| item["criterion"].as_str().map(str::to_string))
+            .collect();
+        self.evidence
+            .entry(id.to_string())
+            .or_default()
+            .extend(with);
     }
 
     fn session_mut(&mut self, event: &Event) -> Option<&mut SessionState> {
