@@ -4,6 +4,7 @@ mod test_append;
 mod test_compat;
 mod test_gate;
 mod test_reader;
+mod test_spec_edit;
 mod test_specs;
 mod test_state;
 mod test_torn_tail;

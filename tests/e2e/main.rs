@@ -23,6 +23,7 @@ mod test_frontends;
 mod test_gemini;
 mod test_gemini_harness;
 mod test_hook;
+mod test_lifecycle;
 mod test_mcp;
 mod test_search;
 mod test_why;
