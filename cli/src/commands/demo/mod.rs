@@ -2,6 +2,7 @@
 
 mod extras;
 mod frontends;
+mod lifecycle;
 mod queries;
 mod session;
 
@@ -126,6 +127,9 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
 
     step("3e. The same session through Codex's and Gemini CLI's hooks: identical ledgers");
     frontends::replay(&bin, &root)?;
+
+    step("3f. An intent's lifecycle: DRAFT → IN_PROGRESS → proposed → DONE, with a dependency");
+    lifecycle::tour(&bin, &root)?;
 
     step("4. Read the ledger back (`intent log`)");
     for event in read_events(&ledger_path)? {

@@ -249,7 +249,7 @@ fn write_in_turn(
     Ok(())
 }
 
-fn run(bin: &Path, root: &Path, payload: &Value) -> anyhow::Result<Value> {
+pub(super) fn run(bin: &Path, root: &Path, payload: &Value) -> anyhow::Result<Value> {
     let mut child = Command::new(bin)
         .args(["hook", "claude-code"])
         .env("CLAUDE_PROJECT_DIR", root)
