@@ -217,7 +217,7 @@ fn ids(text: &str) -> Vec<String> {
 }
 
 #[test]
-fn discover_probe_then_initialize_lists_the_seven_tools() {
+fn discover_probe_then_initialize_lists_the_eight_tools() {
     let ws = workspace();
     let mut server = Server::start(&ws);
     // An error that offers no 2026 version sends Claude Code to `initialize`.
@@ -246,12 +246,13 @@ fn discover_probe_then_initialize_lists_the_seven_tools() {
     names.sort_unstable();
     let expected = [
         "clear_active_intent",
+        "complete_intent",
         "get_active_intent",
         "list_active_intents",
     ];
-    assert_eq!(names[..3], expected);
+    assert_eq!(names[..4], expected);
     assert_eq!(
-        names[3..],
+        names[4..],
         ["record_lesson", "search", "select_active_intent", "why"]
     );
     let (status, err) = server.finish();
@@ -391,7 +392,7 @@ fn malformed_lines_are_survived_and_eof_exits_zero() {
     let invalid = server.next(Instant::now() + WAIT);
     assert_eq!(invalid["error"]["code"], -32600, "{invalid}");
     let list = server.request(json!("after-junk"), "tools/list", json!({}));
-    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 7);
+    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 8);
     // A last line without a newline is an incomplete message, not a crash.
     server.send_raw(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#);
     let (status, err) = server.finish();

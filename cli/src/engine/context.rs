@@ -26,11 +26,13 @@ pub fn intent_context(intent: &IntentSpec, specs: &IntentsFile, state: &HookStat
     }
     list(&mut out, "owned_scope", "glob", &intent.owned_scope);
     list(&mut out, "constraints", "constraint", &intent.constraints);
-    if !intent.acceptance_criteria.is_empty() {
+    if intent.acceptance_criteria.is_empty() {
+        out += "  <acceptance_criteria/>\n";
+    } else {
         // Whether evidence was recorded (a completion proposal) for each criterion.
         let evidenced = state.evidence.get(&intent.id);
         out += "  <acceptance_criteria>\n";
-        for criterion in &intent.acceptance_criteria {
+        for criterion in intent.acceptance_criteria.iter().take(20) {
             let has = evidenced.is_some_and(|e| e.contains(criterion));
             out += &format!(
                 "    <criterion evidence=\"{}\">{}</criterion>\n",
