@@ -223,6 +223,10 @@ impl Turn<'_, '_> {
         if actor == Actor::Agent {
             data["session"] = json!(self.session);
             data["front_end"] = json!(self.front_end.as_str());
+            data["model"] = json!(self
+                .state
+                .session(&self.session)
+                .and_then(|s| s.model.clone()));
         }
         if change.to == IntentStatus::Done {
             data["checklist"] = checklist(&spec.acceptance_criteria, change.evidence.as_ref());
