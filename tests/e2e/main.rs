@@ -19,6 +19,7 @@ mod test_concurrency;
 mod test_crash;
 mod test_doctor;
 mod test_export;
+mod test_fixtures;
 mod test_frontends;
 mod test_gemini;
 mod test_gemini_harness;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::fields::{required, string, synthetic_use_id, type_name};
+use super::fields::{command_dir, required, string, synthetic_use_id, type_name};
 use super::tools::{build_call, classify, ToolTable};
 use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
@@ -115,6 +115,12 @@ impl Adapter for Cursor {
                     type_name(other)
                 )))
             }
+        };
+        // A shell command runs in the payload's `cwd`, not necessarily the root.
+        let cwd = if name == "beforeShellExecution" {
+            command_dir(cwd, string(payload, "cwd")?.as_deref())
+        } else {
+            cwd
         };
         Ok(HookEvent {
             front_end: FrontEnd::Cursor,

@@ -1,5 +1,7 @@
 //! Reading payload fields with errors that name the field and what was found.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
 use super::PayloadError;
@@ -54,4 +56,15 @@ pub fn synthetic_use_id(prefix: &str, session: &str, tool: &str, input: &Value) 
         hasher.update(&[0]);
     }
     format!("{prefix}-{}", &hasher.finalize().to_hex()[..20])
+}
+
+/// The directory a shell command runs in: `dir` when the tool call names one
+/// (absolute, or relative to `base`), else `base`. The gate resolves the command's
+/// targets against it, so a command run elsewhere is judged where it runs.
+pub fn command_dir(base: Option<PathBuf>, dir: Option<&str>) -> Option<PathBuf> {
+    match dir.filter(|d| !d.is_empty()) {
+        Some(dir) if Path::new(dir).is_absolute() => Some(PathBuf::from(dir)),
+        Some(dir) => base.map(|base| base.join(dir)),
+        None => base,
+    }
 }

@@ -10,9 +10,10 @@
 
 use std::path::PathBuf;
 
+use intent_ledger::gate::Action;
 use serde_json::{json, Value};
 
-use super::fields::{object, required, string, synthetic_use_id};
+use super::fields::{command_dir, object, required, string, synthetic_use_id};
 use super::tools::{build_call, classify, failed, ToolTable};
 use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
@@ -91,6 +92,20 @@ impl Adapter for Gemini {
             tool = Some(tool_call(payload, &session)?);
         }
         let failed = failed(tool.as_ref());
+        // `run_shell_command{command, dir_path}` runs in `dir_path` (`directory` in
+        // older releases).
+        let mut cwd = string(payload, "cwd")?.map(PathBuf::from);
+        if let Some(ToolCall {
+            action: Action::Shell { .. },
+            input,
+            ..
+        }) = &tool
+        {
+            let dir = ["dir_path", "directory"]
+                .iter()
+                .find_map(|key| input.get(*key).and_then(Value::as_str));
+            cwd = command_dir(cwd, dir);
+        }
         Ok(HookEvent {
             front_end: FrontEnd::Gemini,
             phase: if failed {
@@ -100,7 +115,7 @@ impl Adapter for Gemini {
             },
             session,
             prompt_id: None,
-            cwd: string(payload, "cwd")?.map(PathBuf::from),
+            cwd,
             transcript_path: string(payload, "transcript_path")?.map(PathBuf::from),
             model: string(payload, "model")?,
             tool,

@@ -8,9 +8,10 @@
 
 use std::path::PathBuf;
 
+use intent_ledger::gate::Action;
 use serde_json::{json, Value};
 
-use super::fields::{object, required, string, synthetic_use_id};
+use super::fields::{command_dir, object, required, string, synthetic_use_id};
 use super::tools::{build_call, classify, failed, ToolTable};
 use super::{Adapter, PayloadError};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
@@ -74,6 +75,16 @@ impl Adapter for Generic {
             _ => None,
         };
         let failed = failed(tool.as_ref());
+        // `execute_command{command, cwd}` runs in its own `cwd`.
+        let mut cwd = string(payload, "cwd")?.map(PathBuf::from);
+        if let Some(ToolCall {
+            action: Action::Shell { .. },
+            input,
+            ..
+        }) = &tool
+        {
+            cwd = command_dir(cwd, input.get("cwd").and_then(Value::as_str));
+        }
         Ok(HookEvent {
             front_end: FrontEnd::Generic,
             phase: if failed {
@@ -83,7 +94,7 @@ impl Adapter for Generic {
             },
             session,
             prompt_id: string(payload, "prompt_id")?,
-            cwd: string(payload, "cwd")?.map(PathBuf::from),
+            cwd,
             transcript_path: None,
             model: string(payload, "model")?,
             tool,

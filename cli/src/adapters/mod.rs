@@ -79,18 +79,28 @@ pub fn detect(payload: &Value) -> FrontEnd {
         .get("hook_event_name")
         .and_then(Value::as_str)
         .unwrap_or("");
+    // Gemini shares these event names with Claude Code and Codex; only Gemini
+    // stamps its payloads with a `timestamp`.
+    let shared = matches!(name, "SessionStart" | "SessionEnd" | "Notification");
+    // Codex's transcripts are `…/sessions/YYYY/MM/DD/rollout-….jsonl`; its
+    // SessionStart is the one event without a `turn_id`.
+    let codex_transcript = payload
+        .get("transcript_path")
+        .and_then(Value::as_str)
+        .and_then(|path| path.rsplit(['/', '\\']).next())
+        .is_some_and(|file| file.starts_with("rollout-"));
     if has("clineVersion") || has("hookName") || has("taskId") {
         FrontEnd::Cline
     } else if has("conversation_id") || has("generation_id") || cursor::EVENTS.contains(&name) {
         FrontEnd::Cursor
-    } else if gemini::EVENTS.contains(&name) {
+    } else if gemini::EVENTS.contains(&name) && (!shared || has("timestamp")) {
         FrontEnd::Gemini
     } else if matches!(
         payload.get("event").and_then(Value::as_str),
-        Some("pre" | "post")
+        Some("pre" | "post" | "prompt" | "session_start" | "stop")
     ) {
         FrontEnd::Generic
-    } else if has("turn_id") {
+    } else if has("turn_id") || codex_transcript {
         FrontEnd::Codex
     } else {
         FrontEnd::ClaudeCode
