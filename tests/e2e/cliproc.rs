@@ -5,7 +5,7 @@
 // Each harness uses a different part of this module.
 #![allow(dead_code)]
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -164,4 +164,71 @@ pub fn logged_payloads(log: &Path) -> Vec<Value> {
         .into_iter::<Value>()
         .collect::<Result<_, _>>()
         .unwrap_or_else(|e| panic!("hook log is not JSON ({e}):\n{text}"))
+}
+
+/// A scripted session of a front-end CLI, built up then run by the harness of that
+/// CLI (`impl Scripted<codex::Step>` and so on): the program, where it runs, the
+/// user's prompt, the mock model's script, and the environment.
+pub struct Scripted<S> {
+    /// The CLI (a binary, or a script the harness runs with an interpreter).
+    pub program: PathBuf,
+    /// The directory it works in.
+    pub workspace: PathBuf,
+    /// The user prompt.
+    pub prompt: String,
+    /// What the mock model answers, step by step.
+    pub script: Vec<S>,
+    /// Directories put in front of `PATH`.
+    pub path_prepend: Vec<PathBuf>,
+    /// Extra environment variables (the CLI passes them on to its hooks).
+    pub env: Vec<(OsString, OsString)>,
+    /// How long the session may take before it is killed.
+    pub timeout: Duration,
+}
+
+impl<S> Scripted<S> {
+    /// Starts a session description: `program` run in `workspace`, no script yet,
+    /// a time limit of 120 s.
+    pub fn new(program: impl Into<PathBuf>, workspace: impl Into<PathBuf>) -> Self {
+        Scripted {
+            program: program.into(),
+            workspace: workspace.into(),
+            prompt: "Do the scripted task.".to_owned(),
+            script: Vec::new(),
+            path_prepend: Vec::new(),
+            env: Vec::new(),
+            timeout: Duration::from_secs(120),
+        }
+    }
+
+    /// Sets the user prompt.
+    pub fn prompt(mut self, prompt: &str) -> Self {
+        self.prompt = prompt.to_owned();
+        self
+    }
+
+    /// Appends one step to the script.
+    pub fn step(mut self, step: S) -> Self {
+        self.script.push(step);
+        self
+    }
+
+    /// Puts `dir` in front of `PATH`.
+    pub fn path_prepend(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.path_prepend.push(dir.into());
+        self
+    }
+
+    /// Sets an environment variable for the CLI (and so for its hooks).
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
+        self.env
+            .push((key.as_ref().to_owned(), value.as_ref().to_owned()));
+        self
+    }
+
+    /// Sets how long the session may take before it is killed.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
 }

@@ -1,13 +1,13 @@
 //! Running the real `codex exec` against the mock, with a time limit.
 
-use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use super::mock::{MockResponses, Step};
-use crate::cliproc::{clean_command, find_bin, joined_path, require_bin, run_with_limit, Finished};
+use crate::cliproc::{
+    clean_command, find_bin, joined_path, require_bin, run_with_limit, Finished, Scripted,
+};
 use crate::mockhttp::RecordedRequest;
 
 /// The Codex CLI version the harness was written against.
@@ -80,61 +80,9 @@ pub fn write_hooks(ws: &Path, intent_bin: &Path) {
 }
 
 /// A scripted `codex exec` session, built up then [`run`](CodexRun::run).
-pub struct CodexRun {
-    bin: PathBuf,
-    workspace: PathBuf,
-    prompt: String,
-    script: Vec<Step>,
-    path_prepend: Vec<PathBuf>,
-    env: Vec<(OsString, OsString)>,
-    timeout: Duration,
-}
+pub type CodexRun = Scripted<Step>;
 
-impl CodexRun {
-    /// Starts a session description: `bin` run in `workspace`, no script yet.
-    pub fn new(bin: impl Into<PathBuf>, workspace: impl Into<PathBuf>) -> CodexRun {
-        CodexRun {
-            bin: bin.into(),
-            workspace: workspace.into(),
-            prompt: "Do the scripted task.".to_owned(),
-            script: Vec::new(),
-            path_prepend: Vec::new(),
-            env: Vec::new(),
-            timeout: Duration::from_secs(120),
-        }
-    }
-
-    /// Sets the user prompt (what `UserPromptSubmit` hooks see).
-    pub fn prompt(mut self, prompt: &str) -> CodexRun {
-        self.prompt = prompt.to_owned();
-        self
-    }
-
-    /// Appends one step to the script.
-    pub fn step(mut self, step: Step) -> CodexRun {
-        self.script.push(step);
-        self
-    }
-
-    /// Puts `dir` in front of `PATH`.
-    pub fn path_prepend(mut self, dir: impl Into<PathBuf>) -> CodexRun {
-        self.path_prepend.push(dir.into());
-        self
-    }
-
-    /// Sets an environment variable for `codex` (and so for its hooks).
-    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> CodexRun {
-        self.env
-            .push((key.as_ref().to_owned(), value.as_ref().to_owned()));
-        self
-    }
-
-    /// Sets how long the session may take before it is killed (default 120 s).
-    pub fn timeout(mut self, timeout: Duration) -> CodexRun {
-        self.timeout = timeout;
-        self
-    }
-
+impl Scripted<Step> {
     /// Runs the session to completion (or the time limit) and returns what happened.
     ///
     /// # Panics
@@ -155,7 +103,7 @@ impl CodexRun {
             json!(self.workspace),
         );
         std::fs::write(codex_home.join("config.toml"), config).expect("write config.toml");
-        let mut cmd = clean_command(&self.bin);
+        let mut cmd = clean_command(&self.program);
         cmd.current_dir(&self.workspace)
             .env("PATH", joined_path(&self.path_prepend))
             .env("HOME", home.path())

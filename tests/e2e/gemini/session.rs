@@ -1,14 +1,14 @@
 //! Running the real Gemini CLI (`node bundle/gemini.js -p`) against the mock, with a
 //! time limit.
 
-use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use super::mock::{MockGemini, Step};
-use crate::cliproc::{clean_command, find_bin, joined_path, require_bin, run_with_limit, Finished};
+use crate::cliproc::{
+    clean_command, find_bin, joined_path, require_bin, run_with_limit, Finished, Scripted,
+};
 use crate::mockhttp::RecordedRequest;
 
 /// The Gemini CLI version the harness was written against.
@@ -80,61 +80,9 @@ pub fn write_hooks(ws: &Path, intent_bin: &Path) {
 }
 
 /// A scripted `gemini -p` session, built up then [`run`](GeminiRun::run).
-pub struct GeminiRun {
-    bundle: PathBuf,
-    workspace: PathBuf,
-    prompt: String,
-    script: Vec<Step>,
-    path_prepend: Vec<PathBuf>,
-    env: Vec<(OsString, OsString)>,
-    timeout: Duration,
-}
+pub type GeminiRun = Scripted<Step>;
 
-impl GeminiRun {
-    /// Starts a session description: `bundle` (gemini.js) run in `workspace`.
-    pub fn new(bundle: impl Into<PathBuf>, workspace: impl Into<PathBuf>) -> GeminiRun {
-        GeminiRun {
-            bundle: bundle.into(),
-            workspace: workspace.into(),
-            prompt: "Do the scripted task.".to_owned(),
-            script: Vec::new(),
-            path_prepend: Vec::new(),
-            env: Vec::new(),
-            timeout: Duration::from_secs(120),
-        }
-    }
-
-    /// Sets the user prompt (what `BeforeAgent` hooks see).
-    pub fn prompt(mut self, prompt: &str) -> GeminiRun {
-        self.prompt = prompt.to_owned();
-        self
-    }
-
-    /// Appends one step to the script.
-    pub fn step(mut self, step: Step) -> GeminiRun {
-        self.script.push(step);
-        self
-    }
-
-    /// Puts `dir` in front of `PATH`.
-    pub fn path_prepend(mut self, dir: impl Into<PathBuf>) -> GeminiRun {
-        self.path_prepend.push(dir.into());
-        self
-    }
-
-    /// Sets an environment variable for Gemini CLI (and so for its hooks).
-    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> GeminiRun {
-        self.env
-            .push((key.as_ref().to_owned(), value.as_ref().to_owned()));
-        self
-    }
-
-    /// Sets how long the session may take before it is killed (default 120 s).
-    pub fn timeout(mut self, timeout: Duration) -> GeminiRun {
-        self.timeout = timeout;
-        self
-    }
-
+impl Scripted<Step> {
     /// Runs the session to completion (or the time limit) and returns what happened.
     ///
     /// # Panics
@@ -159,7 +107,7 @@ impl GeminiRun {
             // An untrusted workspace loads no project hooks.
             .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
             .envs(self.env)
-            .arg(&self.bundle)
+            .arg(&self.program)
             .args(["--yolo", "-m", MODEL, "-p"])
             .arg(&self.prompt);
         let run = run_with_limit(cmd, self.timeout);
