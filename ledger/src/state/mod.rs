@@ -43,7 +43,7 @@ const STATE_KINDS: &[&str] = &[
 ];
 
 /// Version of the cache layout; a different version is rebuilt.
-const STATE_VERSION: u32 = 4;
+const STATE_VERSION: u32 = 5;
 /// Sessions kept; the least recently active are dropped beyond this.
 pub const MAX_SESSIONS: usize = 256;
 /// Files remembered per session.
@@ -86,11 +86,16 @@ impl Stamp {
 /// What the hook state knows about one session.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionState {
+    // Empty fields are left out of state.json: every hook reads and writes it, and
+    // hundreds of sessions' nulls doubled its size.
     /// The intent the session works under, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_intent: Option<String>,
     /// Model id (`provider/model`) when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Front-end that runs the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub front_end: Option<String>,
     /// Last content hash (`sha256:…`) this session read or wrote, per workspace path.
     /// Stored in the session's shard; see [`HookState::ensure_session`].
@@ -100,16 +105,16 @@ pub struct SessionState {
     pub last_seq: u64,
     /// Id of the session's latest prompt, for front-ends whose tool events do not
     /// say which prompt they belong to (a turn's writes are classified together).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_prompt: Option<String>,
     /// Violations recorded after the fact (front-ends that report an edit only once
     /// it happened) and not yet told to the agent; cleared by the `tool.pre` event
     /// whose reply told it (`reported_violations`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending_violations: Vec<String>,
     /// The intent this session worked under until its status changed, and that
     /// status (until the session selects again): the next refusal says why.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lost_intent: Option<(String, String)>,
 }
 
@@ -149,7 +154,7 @@ pub struct HookState {
     pub sessions: BTreeMap<String, SessionState>,
     /// Acceptance criteria an agent recorded evidence for, per intent (from
     /// completion proposals and completions).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub evidence: BTreeMap<String, BTreeSet<String>>,
     /// Recent traces and lessons per intent, newest last. Stored in per-intent
     /// shards; see [`HookState::ensure_digest`].
