@@ -17,6 +17,7 @@ mod test_codex;
 mod test_codex_harness;
 mod test_concurrency;
 mod test_crash;
+mod test_cursor;
 mod test_doctor;
 mod test_export;
 mod test_fixtures;
