@@ -15,9 +15,12 @@
 //! sessions or intents the workspace ever had.
 
 mod cache;
+mod session;
 
 pub use cache::StateCache;
 use cache::{block_paths, blocks_shard, digest_shard, read_json, session_shard, BlocksShard};
+use session::remember;
+pub use session::SessionState;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -81,41 +84,6 @@ impl Stamp {
         let mut h = [0u8; 64];
         file.read_exact_at(&mut h, self.end - 67).is_ok() && h == self.h.as_bytes()
     }
-}
-
-/// What the hook state knows about one session.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SessionState {
-    // Empty fields are left out of state.json: every hook reads and writes it, and
-    // hundreds of sessions' nulls doubled its size.
-    /// The intent the session works under, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub active_intent: Option<String>,
-    /// Model id (`provider/model`) when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// Front-end that runs the session.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub front_end: Option<String>,
-    /// Last content hash (`sha256:…`) this session read or wrote, per workspace path.
-    /// Stored in the session's shard; see [`HookState::ensure_session`].
-    #[serde(skip)]
-    pub files: BTreeMap<String, String>,
-    /// Seq of the session's latest event, for eviction.
-    pub last_seq: u64,
-    /// Id of the session's latest prompt, for front-ends whose tool events do not
-    /// say which prompt they belong to (a turn's writes are classified together).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_prompt: Option<String>,
-    /// Violations recorded after the fact (front-ends that report an edit only once
-    /// it happened) and not yet told to the agent; cleared by the `tool.pre` event
-    /// whose reply told it (`reported_violations`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pending_violations: Vec<String>,
-    /// The intent this session worked under until its status changed, and that
-    /// status (until the session selects again): the next refusal says why.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lost_intent: Option<(String, String)>,
 }
 
 /// The identity of a code block: given when a trace first sees it, carried across
@@ -287,25 +255,11 @@ impl HookState {
                     data["violation"]["message"].as_str(),
                     self.session_mut(event),
                 ) {
-                    // Keep the newest few: the agent needs the gist, not a backlog.
-                    if session.pending_violations.len() >= 5 {
-                        session.pending_violations.remove(0);
-                    }
-                    let paths = data["violation"]["paths"]
-                        .as_array()
-                        .map(|p| {
-                            p.iter()
-                                .filter_map(Value::as_str)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        })
-                        .unwrap_or_default();
-                    let tool = data["tool"].as_str().unwrap_or("an edit");
-                    session.pending_violations.push(if paths.is_empty() {
-                        format!("{tool}: {message}")
-                    } else {
-                        format!("{tool}: {message} ({paths})")
-                    });
+                    session.push_violation(
+                        data["tool"].as_str(),
+                        message,
+                        &data["violation"]["paths"],
+                    );
                 }
                 if let (Some(hashes), Some(session)) = (
                     data["file_hashes"].as_object().cloned(),
@@ -614,24 +568,6 @@ impl HookState {
             }
         }
         Ok(state)
-    }
-}
-
-fn remember(session: &mut SessionState, path: String, hash: Option<&str>) {
-    match hash {
-        Some(hash) => {
-            session.files.insert(path, hash.to_string());
-        }
-        None => {
-            session.files.remove(&path);
-        }
-    }
-    // Bounded: forget the alphabetically first paths (deterministic, rarely hit).
-    while session.files.len() > MAX_FILES_PER_SESSION {
-        let first = session.files.keys().next().cloned();
-        if let Some(first) = first {
-            session.files.remove(&first);
-        }
     }
 }
 
