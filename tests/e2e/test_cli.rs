@@ -251,6 +251,7 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         "codex: apply_patch docs/notes.md (out of scope) → refused [scope_violation]",
         "gemini: write_file docs/notes.md (out of scope) → refused [scope_violation]",
         "identical = true",
+        "[ok  ] codex hook (.codex/hooks.json)",
         // The lifecycle tour.
         "INT-011 depends on INT-010 (DRAFT), not DONE yet",
         "Proposed INT-010 as DONE (2 of 2 acceptance criteria with evidence)",

@@ -48,6 +48,18 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
         session.write("src/auth/jwt.ts", "export const ttl = 900;\n", "in scope")?;
         session.write("docs/notes.md", "notes\n", "out of scope")?;
         ledgers.push(essence(&ws.join(".orchestration/agent_trace.jsonl"))?);
+        if fe == "codex" {
+            say("$ intent doctor   # specs, ledger, hook wiring, projections");
+            let out = Command::new(bin)
+                .arg("--workspace")
+                .arg(&ws)
+                .arg("doctor")
+                .output()
+                .context("cannot run `intent doctor`")?;
+            for line in String::from_utf8_lossy(&out.stdout).lines().skip(1) {
+                say(&format!("  {line}"));
+            }
+        }
     }
     say(&format!(
         "ledgers, reduced to decisions, reasons, traces and intents: identical = {}",
