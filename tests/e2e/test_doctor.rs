@@ -57,6 +57,20 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
     }
     assert_eq!(status(&body, "specs"), ["ok"]);
     assert_eq!(status(&body, "ledger"), ["ok"]);
+    // Projections not built yet are a warning; after a rebuild they are up to date.
+    assert_eq!(status(&body, "block lineage"), ["warn"]);
+    assert!(ws.run(&["rebuild"], None).status.success());
+    let specs = "active_intents:\n  - id: INT-001\n    name: A\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n";
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), specs).unwrap();
+    assert!(ws
+        .run(&["select", "INT-001", "--session", "s1"], None)
+        .status
+        .success());
+    assert!(ws.run(&["rebuild"], None).status.success());
+    let (_, body) = doctor(&ws);
+    for projection in ["hook state", "intent state", "block lineage"] {
+        assert_eq!(status(&body, projection), ["ok"], "{body:#}");
+    }
 
     // A hook pointing at a binary that is gone fails, naming the front-end.
     std::fs::write(

@@ -216,10 +216,22 @@ fn projections(workspace: &Workspace) -> Vec<Check> {
     let length = std::fs::metadata(&ledger).map_or(0, |m| m.len());
     let cache = workspace.cache_dir();
     let mut checks = Vec::new();
-    for (name, rel) in [
-        ("hook state", "state.json"),
-        ("intent state", "intents.json"),
-        ("block lineage", "lineage/core.json"),
+    for (name, rel, builder) in [
+        (
+            "hook state",
+            "state.json",
+            "the next hook (or `intent select`)",
+        ),
+        (
+            "intent state",
+            "intents.json",
+            "the next query (or `intent rebuild`)",
+        ),
+        (
+            "block lineage",
+            "lineage/core.json",
+            "the next query (or `intent rebuild`)",
+        ),
     ] {
         let stamp = std::fs::read(cache.join(rel))
             .ok()
@@ -234,7 +246,7 @@ fn projections(workspace: &Workspace) -> Vec<Check> {
             Some(stamp) if !stamp.matches(&ledger) => Check::new(
                 name,
                 "warn",
-                "made from another ledger; the next use rebuilds it (or run `intent rebuild`)",
+                format!("made from another ledger; {builder} rebuilds it"),
             ),
             Some(stamp) if stamp.end < length => Check::new(
                 name,
