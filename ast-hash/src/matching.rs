@@ -80,8 +80,12 @@ pub enum LineageEvent {
     Moved,
     /// Its own name changed.
     Renamed,
-    /// Same alpha hash, different tokens: reformatted or locals renamed, in place.
+    /// Same alpha hash, different tokens: locals renamed or literals respelled, in place.
     Refactored,
+    /// Same tokens, different text: whitespace, comments (pragmas included) or
+    /// quote style changed, in place. Invisible to the hashes, visible to a reader
+    /// (and to `git blame`), so it belongs to the block's story.
+    Reformatted,
     /// Gone in this turn.
     Deleted,
 }
@@ -108,7 +112,7 @@ pub struct BlockMatch {
     /// The block after the turn; `None` when deleted.
     pub after: Option<BlockRef>,
     /// The primary event: renamed, else moved, else modified, else refactored, else
-    /// unchanged (created and deleted for lone blocks).
+    /// reformatted, else unchanged (created and deleted for lone blocks).
     pub event: LineageEvent,
     /// The phase that paired the blocks.
     pub matched_by: Option<MatchedBy>,
@@ -122,6 +126,8 @@ pub struct BlockMatch {
     pub modified: bool,
     /// The exact hash changed (tokens differ).
     pub retokened: bool,
+    /// The block's source text changed (tokens, whitespace, comments or quotes).
+    pub retexted: bool,
 }
 
 type Id = (usize, usize);
@@ -423,6 +429,7 @@ pub fn match_blocks(before: &[FileAnalysis], after: &[FileAnalysis]) -> Vec<Bloc
         let renamed = bb.name != ab.name;
         let modified = bb.hashes.alpha != ab.hashes.alpha;
         let retokened = bb.hashes.exact != ab.hashes.exact;
+        let retexted = retokened || before[b.0].block_text(bb) != after[a.0].block_text(ab);
         let event = if renamed {
             LineageEvent::Renamed
         } else if moved {
@@ -431,6 +438,8 @@ pub fn match_blocks(before: &[FileAnalysis], after: &[FileAnalysis]) -> Vec<Bloc
             LineageEvent::Modified
         } else if retokened {
             LineageEvent::Refactored
+        } else if retexted {
+            LineageEvent::Reformatted
         } else {
             LineageEvent::Unchanged
         };
@@ -445,6 +454,7 @@ pub fn match_blocks(before: &[FileAnalysis], after: &[FileAnalysis]) -> Vec<Bloc
             moved,
             modified,
             retokened,
+            retexted,
         });
     }
     for &a in &sides.a_ids {
@@ -470,6 +480,7 @@ fn lone(block: BlockRef, created: bool) -> BlockMatch {
         moved: false,
         modified: true,
         retokened: true,
+        retexted: true,
     }
 }
 

@@ -129,6 +129,36 @@ impl FileAnalysis {
     pub fn block_text(&self, block: &Block) -> &str {
         self.text.get(block.byte_range.clone()).unwrap_or("")
     }
+
+    /// Returns a hash of a block's source text as written (whitespace, comments and
+    /// quotes included): the first 16 bytes of its BLAKE3. Unlike the AST hashes it
+    /// changes with every edit a reader can see, so it says whether a write touched
+    /// the block at all, and it finds the block again in a later text.
+    pub fn block_text_hash(&self, block: &Block) -> Hash128 {
+        let digest = blake3::hash(self.block_text(block).as_bytes());
+        let mut out = [0; 16];
+        out.copy_from_slice(&digest.as_bytes()[..16]);
+        Hash128(out)
+    }
+
+    /// Returns the key naming block `index` within its file: its qualified name,
+    /// followed by `#2`, `#3`, … for the second, third, … block of that name in
+    /// source order (overload signatures, duplicate members). Unlike the bare name,
+    /// the key is unique within a file.
+    pub fn block_key(&self, index: usize) -> String {
+        let Some(block) = self.blocks.get(index) else {
+            return String::new();
+        };
+        let earlier = self.blocks[..index]
+            .iter()
+            .filter(|b| b.qualified_name == block.qualified_name)
+            .count();
+        if earlier == 0 {
+            block.qualified_name.clone()
+        } else {
+            format!("{}#{}", block.qualified_name, earlier + 1)
+        }
+    }
 }
 
 /// What classification needs beyond the public fields (crate-internal).

@@ -34,6 +34,9 @@ pub mod kinds {
     pub const TRACE: &str = "trace";
     /// Something an agent or the gate learned, shared with later sessions.
     pub const LESSON: &str = "lesson";
+    /// An agent turn ended (next prompt, stop): its final class, judged over all its
+    /// writes. Each `trace` classifies the turn *so far*; this is the last word.
+    pub const TURN_VERDICT: &str = "turn.verdict";
 }
 
 /// An event to append. `seq`, `prev` and `h` are assigned by the ledger; `id` and

@@ -6,9 +6,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod analyses;
 pub mod export;
 pub mod intents;
 pub mod lineage;
+pub mod locate;
 pub mod log;
 pub mod map;
 pub mod projection;

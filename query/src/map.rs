@@ -17,16 +17,22 @@ pub fn path(workspace: &Workspace) -> PathBuf {
     workspace.orchestration_dir().join("intent_map.md")
 }
 
+/// Where each traced block is now, per path (block id → first and last line), as
+/// [`crate::locate::current_lines`] finds it in today's text.
+pub type Positions = BTreeMap<String, BTreeMap<String, (u32, u32)>>;
+
 /// One block row of an intent's section.
 struct Row<'a> {
     block: &'a BlockState,
+    /// Lines now; `None` when the block is no longer in the file.
+    lines: Option<(u32, u32)>,
     deleted: bool,
     last_seq: u64,
     last_event: &'a str,
 }
 
-/// Renders the map from caught-up projections.
-pub fn render(intents: &IntentState, shards: &[FileLineage]) -> String {
+/// Renders the map from caught-up projections and today's block positions.
+pub fn render(intents: &IntentState, shards: &[FileLineage], positions: &Positions) -> String {
     // intent -> path -> rows; intent -> paths traced without any block.
     let mut blocks: BTreeMap<&str, BTreeMap<&str, Vec<Row<'_>>>> = BTreeMap::new();
     for shard in shards {
@@ -50,6 +56,11 @@ pub fn render(intents: &IntentState, shards: &[FileLineage]) -> String {
                     .or_default()
                     .push(Row {
                         block,
+                        lines: positions
+                            .get(&shard.path)
+                            .and_then(|p| p.get(&block.id))
+                            .copied()
+                            .filter(|_| !deleted),
                         deleted,
                         last_seq,
                         last_event,
@@ -98,19 +109,19 @@ pub fn render(intents: &IntentState, shards: &[FileLineage]) -> String {
             };
             let mut rows: Vec<&Row<'_>> = rows.iter().collect();
             rows.sort_by(|a, b| {
-                (a.deleted, a.block.start_line, &a.block.name, &a.block.id).cmp(&(
-                    b.deleted,
-                    b.block.start_line,
+                (a.lines.is_none(), a.lines, &a.block.name, &a.block.id).cmp(&(
+                    b.lines.is_none(),
+                    b.lines,
                     &b.block.name,
                     &b.block.id,
                 ))
             });
             for row in rows {
                 let b = row.block;
-                let lines = if row.deleted {
-                    "deleted".to_string()
-                } else {
-                    format!("{}–{}", b.start_line, b.end_line)
+                let lines = match (row.deleted, row.lines) {
+                    (true, _) => "deleted".to_string(),
+                    (false, Some((start, end))) => format!("{start}–{end}"),
+                    (false, None) => "not in the file now".to_string(),
                 };
                 let _ = writeln!(
                     out,
@@ -134,7 +145,12 @@ pub fn regenerate(workspace: &Workspace) -> Result<String> {
     let progress = crate::projection::NoProgress;
     lineage::Lineage::catch_up(workspace, &progress)?;
     let (intents, _) = IntentState::catch_up(workspace, &progress)?;
-    let text = render(&intents, &lineage::all_shards(workspace)?);
+    let shards = lineage::all_shards(workspace)?;
+    let positions: Positions = shards
+        .iter()
+        .map(|s| (s.path.clone(), crate::locate::current_lines(workspace, s)))
+        .collect();
+    let text = render(&intents, &shards, &positions);
     write_atomic(&path(workspace), text.as_bytes())?;
     Ok(text)
 }

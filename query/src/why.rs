@@ -4,14 +4,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use intent_ast_hash::{analyze, SourceFile};
-use intent_ledger::gate::bytes_sha256;
 use intent_ledger::Workspace;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::intents::IntentState;
-use crate::lineage::{self, BlockState, Change, FileLineage, Lineage, TraceRef};
+use crate::lineage::{self, Change, FileLineage, Lineage};
+use crate::locate::{locate, FileBlocks, Located};
 use crate::projection::{LinesAt, NoProgress, QueryError, Result};
 
 /// What `why` is asked about.
@@ -55,8 +54,8 @@ impl Target {
 /// A block as `why` reports it (lines as the file is now).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BlockInfo {
-    /// Stable block id.
-    pub id: String,
+    /// Stable block id; `None` for a block no traced write touched.
+    pub id: Option<String>,
     /// Kind.
     pub kind: String,
     /// Qualified name.
@@ -65,6 +64,22 @@ pub struct BlockInfo {
     pub start_line: u32,
     /// Last line now.
     pub end_line: u32,
+    /// Seq of the newest traced change of the block, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_seq: Option<u64>,
+}
+
+impl BlockInfo {
+    fn of(block: &Located<'_>) -> BlockInfo {
+        BlockInfo {
+            id: block.state.map(|s| s.id.clone()),
+            kind: block.kind.clone(),
+            name: block.name.clone(),
+            start_line: block.start,
+            end_line: block.end,
+            last_seq: block.state.and_then(|s| s.history.last()).map(|c| c.seq),
+        }
+    }
 }
 
 /// One change in a block's (or a line's) history.
@@ -100,6 +115,11 @@ pub struct HistoryItem {
     pub reason: Option<String>,
     /// The user prompt that started the turn, when recorded.
     pub prompt: Option<String>,
+    /// What the turn did to the block: `behaviour`, or the refactor labels
+    /// (`rename`, `move`, `reorder`, `rename-local`, `reformat`, `trivia`).
+    pub labels: Vec<String>,
+    /// Whether the change may alter the block's behaviour.
+    pub behaviour: bool,
 }
 
 /// An intent named in a history, with its constraints.
@@ -122,95 +142,23 @@ pub struct WhyAnswer {
     pub path: String,
     /// The line asked about (the block's first line for a symbol).
     pub line: u32,
-    /// The innermost traced block holding the line, as the file is now.
+    /// The innermost block holding the line, as the file is now.
     pub block: Option<BlockInfo>,
+    /// The blocks enclosing it, outermost first.
+    pub enclosing: Vec<BlockInfo>,
     /// The block (or, outside blocks, the file) changed since its last trace.
     pub outside_ledger: bool,
     /// Changes, oldest first.
     pub history: Vec<HistoryItem>,
+    /// The newest change of any kind (the last entry of `history`).
+    pub last_touched: Option<HistoryItem>,
+    /// The newest change that may have altered behaviour (refactors, reformats
+    /// and comment edits skipped).
+    pub last_behaviour_change: Option<HistoryItem>,
     /// The intents of the history, with their constraints.
     pub intents: Vec<IntentBrief>,
     /// What the answer rests on, when it is not the obvious case.
     pub note: Option<String>,
-}
-
-/// Where each traced block of a file is now.
-struct Located<'a> {
-    state: &'a BlockState,
-    start: u32,
-    end: u32,
-    changed: bool,
-}
-
-/// Maps the shard's blocks onto the file as it is now. When the file still has its
-/// last traced content the recorded lines hold; otherwise the file is parsed and
-/// blocks are matched by exact hash, alpha hash, then kind and name.
-fn locate<'a>(shard: &'a FileLineage, text: Option<&str>) -> (Vec<Located<'a>>, bool) {
-    let recorded = |changed| {
-        shard
-            .blocks
-            .values()
-            .map(|b| Located {
-                state: b,
-                start: b.start_line,
-                end: b.end_line,
-                changed,
-            })
-            .collect()
-    };
-    let Some(text) = text else {
-        return (recorded(true), true);
-    };
-    if shard.after_sha256.as_deref() == Some(bytes_sha256(text.as_bytes()).as_str()) {
-        return (recorded(false), false);
-    }
-    let analysis = analyze(&SourceFile::new(shard.path.clone(), text));
-    if analysis.language.is_none() {
-        return (recorded(true), true);
-    }
-    let mut taken = std::collections::BTreeSet::new();
-    let mut located = Vec::new();
-    for block in &analysis.blocks {
-        let exact = block.hashes.exact.to_string();
-        let alpha = block.hashes.alpha.to_string();
-        let kind = block.kind.as_str();
-        let found = shard
-            .blocks
-            .values()
-            .filter(|b| !taken.contains(&b.id))
-            .find(|b| b.exact == exact)
-            .or_else(|| {
-                shard
-                    .blocks
-                    .values()
-                    .filter(|b| !taken.contains(&b.id))
-                    .find(|b| b.alpha == alpha)
-            })
-            .or_else(|| {
-                shard
-                    .blocks
-                    .values()
-                    .filter(|b| !taken.contains(&b.id))
-                    .find(|b| b.kind == kind && b.name == block.qualified_name)
-            });
-        if let Some(state) = found {
-            taken.insert(state.id.clone());
-            located.push(Located {
-                state,
-                start: block.lines.start,
-                end: block.lines.end,
-                changed: state.exact != exact,
-            });
-        }
-    }
-    (located, true)
-}
-
-fn innermost<'a, 'b>(located: &'b [Located<'a>], line: u32) -> Option<&'b Located<'a>> {
-    located
-        .iter()
-        .filter(|l| l.start <= line && line <= l.end)
-        .min_by_key(|l| (l.end - l.start, l.start))
 }
 
 /// Both projections, caught up, and the workspace-relative path.
@@ -262,48 +210,47 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
     let cx = context(workspace, target.path())?;
     let mut answer = WhyAnswer {
         path: cx.rel.clone(),
-        line: 0,
+        line: match target {
+            Target::Line(_, line) => *line,
+            Target::Symbol(..) => 0,
+        },
         block: None,
+        enclosing: Vec::new(),
         outside_ledger: false,
         history: Vec::new(),
+        last_touched: None,
+        last_behaviour_change: None,
         intents: Vec::new(),
         note: None,
     };
-    let Some(shard) = &cx.shard else {
-        answer.line = match target {
-            Target::Line(_, line) => *line,
-            Target::Symbol(..) => 0,
-        };
+    if cx.shard.is_none() && cx.text.is_none() {
         answer.note = Some(format!("{} has no traced write in the ledger", cx.rel));
-        answer.outside_ledger = cx.text.is_some();
         return Ok(answer);
-    };
+    }
     if cx.text.is_none() {
         answer.note = Some(format!(
             "{} no longer exists; lines are as last traced",
             cx.rel
         ));
     }
-    let (located, file_changed) = locate(shard, cx.text.as_deref());
+    let file = locate(workspace, &cx.rel, cx.shard.as_ref(), cx.text.as_deref());
     let hit = match target {
-        Target::Line(_, line) => {
-            answer.line = *line;
-            innermost(&located, *line)
-        }
+        Target::Line(_, line) => file.innermost(*line),
         Target::Symbol(_, symbol) => {
-            let hit = located
+            let hit = file
+                .blocks
                 .iter()
-                .filter(|l| {
-                    l.state.name == *symbol || l.state.name.rsplit('.').next() == Some(symbol)
-                })
-                .min_by_key(|l| l.start);
+                .enumerate()
+                .filter(|(_, l)| l.name == *symbol || l.name.rsplit('.').next() == Some(symbol))
+                .min_by_key(|(_, l)| (l.state.is_none(), l.start))
+                .map(|(i, _)| i);
             match hit {
-                Some(l) => answer.line = l.start,
+                Some(i) => answer.line = file.blocks[i].start,
                 None => {
                     return Err(QueryError::Invalid(format!(
-                    "no traced block named `{symbol}` in {}; `intent blame {}` lists its blocks",
-                    cx.rel, cx.rel
-                )))
+                        "no block named `{symbol}` in {}; `intent blame {}` lists its blocks",
+                        cx.rel, cx.rel
+                    )))
                 }
             }
             hit
@@ -314,34 +261,43 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
         intents: &cx.intents,
         prompts: HashMap::new(),
     };
-    match hit {
-        Some(l) => {
-            answer.block = Some(BlockInfo {
-                id: l.state.id.clone(),
-                kind: l.state.kind.clone(),
-                name: l.state.name.clone(),
-                start_line: l.start,
-                end_line: l.end,
-            });
-            answer.outside_ledger = l.changed;
-            for change in &l.state.history {
+    let Some(index) = hit else {
+        answer.note = Some(outside_blocks_note(&cx, &file, answer.line));
+        return Ok(answer);
+    };
+    let block = &file.blocks[index];
+    answer.block = Some(BlockInfo::of(block));
+    answer.enclosing = file
+        .enclosing(index)
+        .into_iter()
+        .map(|i| BlockInfo::of(&file.blocks[i]))
+        .collect();
+    answer.outside_ledger = block.changed;
+    match block.state {
+        Some(state) => {
+            for change in &state.history {
                 answer
                     .history
                     .push(reader.item(Some(change), change.offset, change.prompt)?);
             }
-        }
-        None => {
-            // Outside every traced block: the writes whose changed ranges held the line.
-            answer.outside_ledger = file_changed;
-            answer.note.get_or_insert_with(|| {
-                "the line is in no traced block: listing the writes whose changed lines covered it (line numbers as of each write)".to_string()
-            });
-            let traces = lineage::traces(workspace, &cx.rel)?;
-            for t in traces_covering(&traces, answer.line) {
-                answer.history.push(reader.item(None, t.offset, t.prompt)?);
+            if block.changed {
+                answer.note.get_or_insert_with(|| {
+                    "the block's text differs from its last traced write: it was changed since \
+                     by something the hooks did not see (a person, a shell, another tool)"
+                        .to_string()
+                });
             }
         }
+        None => {
+            answer.note.get_or_insert_with(|| {
+                "no traced write touched this block: it predates the ledger or was written \
+                 outside it"
+                    .to_string()
+            });
+        }
     }
+    answer.last_touched = answer.history.last().cloned();
+    answer.last_behaviour_change = answer.history.iter().rev().find(|h| h.behaviour).cloned();
     answer.intents = briefs(
         &cx.intents,
         answer.history.iter().filter_map(|h| h.intent_id.as_deref()),
@@ -349,10 +305,23 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
     Ok(answer)
 }
 
-fn traces_covering(traces: &[TraceRef], line: u32) -> impl Iterator<Item = &TraceRef> {
-    traces
-        .iter()
-        .filter(move |t| t.ranges.iter().any(|(s, e)| *s <= line && line <= *e))
+/// What `why` says of a line outside every block (imports, top-level statements,
+/// blank lines between declarations): it tracks changes per block, so it names no
+/// change rather than credit a write by line numbers that went stale since.
+fn outside_blocks_note(cx: &Context, file: &FileBlocks<'_>, line: u32) -> String {
+    if cx.text.is_some() && !file.analysed {
+        return format!(
+            "{} has no grammar here, so changes are not tracked per block; `intent log --path {}` \
+             lists every traced write of the file",
+            cx.rel, cx.rel
+        );
+    }
+    format!(
+        "line {line} is outside every declaration (an import, a top-level statement or a blank \
+         line): changes are tracked per block, so no traced change is named for it; \
+         `intent log --path {}` lists every traced write of the file",
+        cx.rel
+    )
 }
 
 fn briefs<'a>(intents: &IntentState, ids: impl Iterator<Item = &'a str>) -> Vec<IntentBrief> {
@@ -424,7 +393,10 @@ fn history_item(
             .and_then(|id| intents.intents.get(id))
             .map(|r| r.name.clone()),
         intent_id,
-        mutation_class: text_of(&data["mutation_class"]),
+        // A turn is judged whole: the class its verdict (or latest write) gave it.
+        mutation_class: change
+            .and_then(|c| c.class.clone())
+            .or_else(|| text_of(&data["mutation_class"])),
         path: change.map_or_else(
             || text_of(&data["path"]).unwrap_or_default(),
             |c| c.path.clone(),
@@ -437,6 +409,8 @@ fn history_item(
         trace_id: event.id.clone(),
         reason: text_of(&data["classification"]["reason"]),
         prompt,
+        labels: change.map(|c| c.labels.clone()).unwrap_or_default(),
+        behaviour: change.is_none_or(|c| c.behaviour),
     })
 }
 
@@ -480,10 +454,7 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
             cx.rel, cx.rel
         )));
     };
-    let empty = FileLineage::default();
-    let shard = cx.shard.as_ref().unwrap_or(&empty);
-    let (located, file_changed) = locate(shard, Some(text));
-    let traces = lineage::traces(workspace, &cx.rel)?;
+    let file = locate(workspace, &cx.rel, cx.shard.as_ref(), Some(text));
     let mut answer = BlameAnswer {
         path: cx.rel.clone(),
         intents: BTreeMap::new(),
@@ -500,25 +471,15 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
             event: None,
             outside_ledger: false,
         };
-        if let Some(l) = innermost(&located, line) {
-            row.block = Some(BlockInfo {
-                id: l.state.id.clone(),
-                kind: l.state.kind.clone(),
-                name: l.state.name.clone(),
-                start_line: l.start,
-                end_line: l.end,
-            });
-            if let Some(last) = l.state.history.last() {
+        if let Some(index) = file.innermost(line) {
+            let block = &file.blocks[index];
+            row.block = Some(BlockInfo::of(block));
+            if let Some(last) = block.state.and_then(|s| s.history.last()) {
                 row.intent_id = last.intent_id.clone();
                 row.seq = Some(last.seq);
                 row.event = Some(last.event.clone());
             }
-            row.outside_ledger = l.changed;
-        } else if let Some(t) = traces_covering(&traces, line).last() {
-            row.intent_id = t.intent_id.clone();
-            row.seq = Some(t.seq);
-            row.event = Some("traced".to_string());
-            row.outside_ledger = file_changed;
+            row.outside_ledger = block.changed;
         }
         if let Some(id) = &row.intent_id {
             let name = cx

@@ -29,6 +29,7 @@ mod test_lifecycle;
 mod test_mcp;
 mod test_search;
 mod test_why;
+mod test_why_truth;
 
 #[test]
 fn every_test_file_is_registered() {

@@ -51,6 +51,8 @@ pub fn run(config: &Config, args: ShowArgs) -> anyhow::Result<u8> {
         .collect();
     let mut blocks = Vec::new();
     for shard in lineage::all_shards(workspace)? {
+        // Lines as the file is now, never as recorded (they go stale below edits).
+        let positions = intent_query::locate::current_lines(workspace, &shard);
         let all = shard
             .blocks
             .values()
@@ -65,7 +67,7 @@ pub fn run(config: &Config, args: ShowArgs) -> anyhow::Result<u8> {
             if let Some(last) = changes.last() {
                 blocks.push(json!({
                     "path": shard.path, "name": block.name, "kind": block.kind,
-                    "lines": if deleted { Value::Null } else { json!([block.start_line, block.end_line]) },
+                    "lines": if deleted { Value::Null } else { positions.get(&block.id).map_or(Value::Null, |(s, e)| json!([s, e])) },
                     "deleted": deleted, "changes": changes.len(),
                     "last_seq": last.seq, "last_event": last.event,
                 }));

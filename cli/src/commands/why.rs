@@ -41,20 +41,44 @@ pub fn render_why(a: &WhyAnswer) -> String {
     let mut out = String::new();
     match &a.block {
         Some(b) => {
+            let id = b.id.as_deref().map_or("untraced".to_string(), |id| {
+                format!("block {}", clip_id(id))
+            });
             let _ = writeln!(
                 out,
-                "{}:{} is in {} `{}` (lines {}–{}, block {})",
-                a.path,
-                a.line,
-                b.kind,
-                b.name,
-                b.start_line,
-                b.end_line,
-                &b.id[..b.id.len().min(12)]
+                "{}:{} is in {} `{}` (lines {}–{}, {id})",
+                a.path, a.line, b.kind, b.name, b.start_line, b.end_line,
             );
+            for outer in a.enclosing.iter().rev() {
+                let _ = writeln!(
+                    out,
+                    "  inside {} `{}` (lines {}–{})",
+                    outer.kind, outer.name, outer.start_line, outer.end_line
+                );
+            }
         }
         None => {
-            let _ = writeln!(out, "{}:{} is in no traced block", a.path, a.line);
+            let _ = writeln!(out, "{}:{} is in no block", a.path, a.line);
+        }
+    }
+    if let Some(last) = &a.last_touched {
+        let _ = writeln!(
+            out,
+            "  last touched:          #{} {} ({})",
+            last.seq,
+            last.intent_id.as_deref().unwrap_or("(no intent)"),
+            label_text(last)
+        );
+        match &a.last_behaviour_change {
+            Some(b) => {
+                let _ = writeln!(
+                    out,
+                    "  last behaviour change: #{} {}",
+                    b.seq,
+                    b.intent_id.as_deref().unwrap_or("(no intent)")
+                );
+            }
+            None => out.push_str("  last behaviour change: none recorded\n"),
         }
     }
     if a.outside_ledger {
@@ -74,6 +98,7 @@ pub fn render_why(a: &WhyAnswer) -> String {
         if let Some(from) = &h.from_name {
             let _ = write!(what, " (was `{from}`)");
         }
+        let _ = write!(what, " ({})", label_text(h));
         let _ = writeln!(
             out,
             "  #{:<6} {}  {:<10} {} {}  [{}]",
@@ -114,6 +139,18 @@ pub fn render_why(a: &WhyAnswer) -> String {
         }
     }
     out
+}
+
+fn clip_id(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
+}
+
+/// What a change did to the block, for people: `behaviour`, or its refactor labels.
+fn label_text(h: &intent_query::why::HistoryItem) -> String {
+    if h.labels.is_empty() {
+        return if h.behaviour { "behaviour" } else { "refactor" }.to_string();
+    }
+    h.labels.join(", ")
 }
 
 /// Prints every line of a file with its block and latest intent.

@@ -282,22 +282,63 @@ fn summarize(
 
 fn block_json(analysis: &TurnAnalysis, m: &BlockMatch) -> Value {
     let side = |files: &[intent_ast_hash::FileAnalysis], r: &intent_ast_hash::BlockRef| {
-        let block = &files[r.file].blocks[r.block];
+        let file = &files[r.file];
+        let block = &file.blocks[r.block];
         json!({
             "path": r.path,
             "kind": r.kind,
             "name": r.qualified_name,
+            "key": file.block_key(r.block),
             "start_line": r.lines.start,
             "end_line": r.lines.end,
             "exact": block.hashes.exact,
             "alpha": block.hashes.alpha,
             "shape": block.hashes.shape,
+            "text": file.block_text_hash(block),
         })
     };
+    let before = m.before.as_ref().map(|r| side(&analysis.before, r));
+    let after = m.after.as_ref().map(|r| side(&analysis.after, r));
     json!({
         "event": m.event,
         "matched_by": m.matched_by,
-        "before": m.before.as_ref().map(|r| side(&analysis.before, r)),
-        "after": m.after.as_ref().map(|r| side(&analysis.after, r)),
+        "change": change_labels(analysis, m),
+        "behaviour": m.modified,
+        "before": before,
+        "after": after,
     })
+}
+
+/// What a write did to one block, as labels: `behaviour` when its alpha hash changed
+/// (or it was created or deleted), else the refactor kinds it underwent: `rename`,
+/// `move`, `reorder`, `rename-local`, `reformat` (whitespace only) or `trivia`
+/// (comments, pragmas, quotes or punctuation: text the hashes ignore).
+fn change_labels(analysis: &TurnAnalysis, m: &BlockMatch) -> Vec<&'static str> {
+    let (Some(b), Some(a)) = (&m.before, &m.after) else {
+        return vec!["behaviour"];
+    };
+    let mut labels = Vec::new();
+    if m.modified {
+        labels.push("behaviour");
+    }
+    if m.renamed {
+        labels.push("rename");
+    }
+    if m.moved {
+        labels.push(if b.path == a.path { "reorder" } else { "move" });
+    }
+    if m.retokened && !m.modified {
+        labels.push("rename-local");
+    }
+    if !m.retokened && m.retexted {
+        let text = |files: &[intent_ast_hash::FileAnalysis], r: &intent_ast_hash::BlockRef| {
+            let file = &files[r.file];
+            file.block_text(&file.blocks[r.block])
+                .split_whitespace()
+                .collect::<String>()
+        };
+        let same_but_space = text(&analysis.before, b) == text(&analysis.after, a);
+        labels.push(if same_but_space { "reformat" } else { "trivia" });
+    }
+    labels
 }

@@ -258,6 +258,7 @@ impl Turn<'_, '_> {
             }
             Phase::PostTool | Phase::PostToolFailure => self.post_tool(event),
             Phase::Stop => {
+                self.close_turn("stop")?;
                 self.append(
                     SESSION_STOP,
                     json!({ "front_end": self.front_end.as_str() }),
@@ -351,7 +352,36 @@ impl Turn<'_, '_> {
         })
     }
 
+    /// Ends the session's open turn, if any: appends its `turn.verdict`, the class
+    /// judged over all of the turn's writes (each trace only knew the writes before
+    /// it). `ended_by` says what ended it.
+    fn close_turn(&mut self, ended_by: &str) -> anyhow::Result<()> {
+        let Some(open) = self
+            .state
+            .session(&self.session)
+            .and_then(|s| s.open_turn.clone())
+        else {
+            return Ok(());
+        };
+        self.append(
+            kinds::TURN_VERDICT,
+            json!({
+                "turn": open.turn,
+                "mutation_class": open.mutation_class,
+                "reason": open.reason,
+                "first_seq": open.first_seq,
+                "last_seq": open.last_seq,
+                "traces": open.traces,
+                "paths": open.paths,
+                "ended_by": ended_by,
+                "front_end": self.front_end.as_str(),
+            }),
+        )?;
+        Ok(())
+    }
+
     fn prompt(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
+        self.close_turn("prompt")?;
         let text = lessons::redact(event.prompt.as_deref().unwrap_or_default());
         let active = self.active();
         self.append(

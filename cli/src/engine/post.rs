@@ -144,6 +144,10 @@ impl Turn<'_, '_> {
             data["tool"] = json!(tool.action.tool());
             data["tool_use_id"] = json!(tool.use_id);
             data["prompt_id"] = json!(event.prompt_id);
+            // The turn this write belongs to, as the classifier grouped it: queries
+            // keep one history entry per block and turn, and the turn's verdict
+            // (`turn.verdict`) names it.
+            data["turn"] = json!(turn);
             data["front_end"] = json!(self.front_end.as_str());
             data["model"] = json!(model);
             data["vcs"] = revision
@@ -339,9 +343,13 @@ impl Turn<'_, '_> {
             return;
         };
         for (index, entry) in entries.iter_mut().enumerate() {
+            // The key (name, `#n` for the n-th block of that name) is unique in
+            // a file; traces written before keys existed carry the name only.
             let before = (
                 entry["before"]["path"].as_str(),
-                entry["before"]["name"].as_str(),
+                entry["before"]["key"]
+                    .as_str()
+                    .or_else(|| entry["before"]["name"].as_str()),
             );
             let known = match before {
                 (Some(path), Some(name)) => {
@@ -357,7 +365,7 @@ impl Turn<'_, '_> {
             let id = known.unwrap_or_else(|| {
                 let seed = format!(
                     "{salt}\n{index}\n{}\n{}",
-                    entry["after"]["path"], entry["after"]["name"]
+                    entry["after"]["path"], entry["after"]["key"]
                 );
                 blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
             });

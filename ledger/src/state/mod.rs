@@ -20,7 +20,7 @@ mod session;
 pub use cache::StateCache;
 use cache::{block_paths, blocks_shard, digest_shard, read_json, session_shard, BlocksShard};
 use session::remember;
-pub use session::SessionState;
+pub use session::{OpenTurn, SessionState};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -41,12 +41,13 @@ const STATE_KINDS: &[&str] = &[
     r#","kind":"trace","#,
     r#","kind":"lesson","#,
     r#","kind":"prompt","#,
+    r#","kind":"turn.verdict","#,
     // Only the `tool.pre` events that told an agent about recorded violations.
     r#""reported_violations":"#,
 ];
 
 /// Version of the cache layout; a different version is rebuilt.
-const STATE_VERSION: u32 = 5;
+const STATE_VERSION: u32 = 6;
 /// Sessions kept; the least recently active are dropped beyond this.
 pub const MAX_SESSIONS: usize = 256;
 /// Files remembered per session.
@@ -277,11 +278,31 @@ impl HookState {
                 ) {
                     remember(session, path, data["after_sha256"].as_str());
                 }
+                if let (Some(turn), Some(session)) =
+                    (data["turn"].as_str(), self.session_mut(event))
+                {
+                    let open = session.open_turn.get_or_insert_with(OpenTurn::default);
+                    if open.turn != turn {
+                        *open = OpenTurn {
+                            turn: turn.to_string(),
+                            ..OpenTurn::default()
+                        };
+                    }
+                    open.record(event.seq, data);
+                }
                 self.apply_block_identities(data);
                 if let Some(intent) = event.intent_id() {
                     let class = data["mutation_class"].as_str().unwrap_or("?");
                     let path = data["path"].as_str().unwrap_or("?");
                     self.push_digest(intent, event, format!("{class} {path}"));
+                }
+            }
+            kinds::TURN_VERDICT => {
+                if let Some(session) = self.session_mut(event) {
+                    if session.open_turn.as_ref().map(|t| t.turn.as_str()) == data["turn"].as_str()
+                    {
+                        session.open_turn = None;
+                    }
                 }
             }
             kinds::LESSON => {
@@ -443,26 +464,31 @@ impl HookState {
                 continue;
             };
             let relocated = matches!(entry["event"].as_str(), Some("moved" | "renamed"));
+            let key = |side: &serde_json::Value| {
+                side["key"]
+                    .as_str()
+                    .or_else(|| side["name"].as_str())
+                    .map(str::to_string)
+            };
             if let (true, Some(path), Some(name)) = (
                 relocated,
                 entry["before"]["path"].as_str(),
-                entry["before"]["name"].as_str(),
+                key(&entry["before"]),
             ) {
                 if let Some(file) = self.blocks.get_mut(path) {
-                    file.remove(name);
+                    file.remove(&name);
                 }
                 self.mark_blocks_dirty(path);
             }
-            if let (Some(path), Some(name)) = (
-                entry["after"]["path"].as_str(),
-                entry["after"]["name"].as_str(),
-            ) {
+            if let (Some(path), Some(name)) =
+                (entry["after"]["path"].as_str(), key(&entry["after"]))
+            {
                 let alpha = entry["after"]["alpha"]
                     .as_str()
                     .unwrap_or_default()
                     .to_string();
                 self.blocks.entry(path.to_string()).or_default().insert(
-                    name.to_string(),
+                    name,
                     BlockIdentity {
                         id: id.to_string(),
                         alpha,

@@ -40,6 +40,53 @@ pub struct SessionState {
     /// status (until the session selects again): the next refusal says why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lost_intent: Option<(String, String)>,
+    /// The turn whose writes have no `turn.verdict` yet: the verdict is appended
+    /// when the turn ends (the session's next prompt, or its stop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_turn: Option<OpenTurn>,
+}
+
+/// A turn with traced writes and no verdict yet, as its latest trace left it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenTurn {
+    /// The turn's id (`turn` of its traces).
+    pub turn: String,
+    /// The turn's class as its latest trace judged it (over every file so far).
+    pub mutation_class: String,
+    /// That trace's classification reason, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Seq of its first and latest trace.
+    pub first_seq: u64,
+    /// Seq of its latest trace.
+    pub last_seq: u64,
+    /// How many traces it has.
+    pub traces: u64,
+    /// The paths it wrote, sorted.
+    pub paths: Vec<String>,
+}
+
+impl OpenTurn {
+    /// Takes one trace of the turn into account.
+    pub(super) fn record(&mut self, seq: u64, data: &Value) {
+        if self.traces == 0 {
+            self.first_seq = seq;
+        }
+        self.traces += 1;
+        self.last_seq = seq;
+        self.mutation_class = data["mutation_class"]
+            .as_str()
+            .unwrap_or("INTENT_EVOLUTION")
+            .to_string();
+        self.reason = data["classification"]["reason"]
+            .as_str()
+            .map(str::to_string);
+        if let Some(path) = data["path"].as_str() {
+            if let Err(at) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) {
+                self.paths.insert(at, path.to_string());
+            }
+        }
+    }
 }
 
 impl SessionState {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use intent_ledger::{kinds, Workspace};
 use serde::{Deserialize, Serialize};
 
-use model::{apply_trace, Shards, TraceFacts};
+use model::{apply_trace, set_turn_class, Shards, TraceFacts};
 pub use model::{BlockState, Change, FileLineage, TraceRef};
 
 use crate::projection::{
@@ -23,7 +23,7 @@ use crate::projection::{
 };
 
 /// Bump when the stored shape changes: an older cache is then rebuilt.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 struct Core {
@@ -31,7 +31,22 @@ struct Core {
     stamp: Stamp,
     /// Offset of each session's latest `prompt` event.
     prompts: BTreeMap<String, u64>,
+    /// Turns without a verdict yet, by turn key: their latest class and the paths
+    /// they wrote, so a later judgement reaches every entry of the turn.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    open_turns: BTreeMap<String, OpenTurn>,
 }
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct OpenTurn {
+    class: String,
+    paths: BTreeSet<String>,
+    /// Seq of its latest trace.
+    seq: u64,
+}
+
+/// Open turns kept at most (sessions that end without a verdict leave theirs open).
+const MAX_OPEN_TURNS: usize = 64;
 
 /// The lineage projection of one workspace.
 #[derive(Debug)]
@@ -129,13 +144,26 @@ impl Lineage {
         let stamp = scan_kinds(
             &ledger,
             from.unwrap_or(0),
-            &[kinds::TRACE, kinds::PROMPT],
+            &[kinds::TRACE, kinds::PROMPT, kinds::TURN_VERDICT],
             "lineage",
             progress,
             |event, offset| {
                 let session = event.session.as_deref().unwrap_or("");
                 if event.kind == kinds::PROMPT {
                     lineage.core.prompts.insert(session.to_string(), offset);
+                    // A new prompt ends the session's earlier turns (ledgers written
+                    // before verdicts existed have none to close them).
+                    let prefix = format!("{session}\n");
+                    lineage
+                        .core
+                        .open_turns
+                        .retain(|turn, _| !turn.starts_with(&prefix));
+                    return Ok(());
+                }
+                if event.kind == kinds::TURN_VERDICT {
+                    let turn = format!("{session}\n{}", event.data["turn"].as_str().unwrap_or(""));
+                    let class = event.data["mutation_class"].as_str().unwrap_or_default();
+                    lineage.judge_turn(&turn, class, true);
                     return Ok(());
                 }
                 let facts = TraceFacts {
@@ -146,6 +174,27 @@ impl Lineage {
                     prompt: lineage.core.prompts.get(session).copied(),
                 };
                 apply_trace(&mut lineage, &facts);
+                if let (Some(path), Some(class)) = (facts.path(), facts.class()) {
+                    let turn = facts.turn();
+                    let open = lineage.core.open_turns.entry(turn.clone()).or_default();
+                    open.paths.insert(path.to_string());
+                    open.seq = event.seq;
+                    // Turns of sessions that never prompt again stay open: keep the
+                    // newest few (the judgement of a turn that old comes from its
+                    // traces only).
+                    while lineage.core.open_turns.len() > MAX_OPEN_TURNS {
+                        let oldest = lineage
+                            .core
+                            .open_turns
+                            .iter()
+                            .min_by_key(|(key, t)| (t.seq, (*key).clone()))
+                            .map(|(key, _)| key.clone());
+                        if let Some(key) = oldest {
+                            lineage.core.open_turns.remove(&key);
+                        }
+                    }
+                    lineage.judge_turn(&turn, &class, false);
+                }
                 applied += 1;
                 Ok(())
             },
@@ -158,6 +207,26 @@ impl Lineage {
             from_scratch: from.is_none(),
             applied,
         })
+    }
+
+    /// Records a (new) judgement of a turn's class on every entry of the turn;
+    /// `last` (its verdict) closes the turn.
+    fn judge_turn(&mut self, turn: &str, class: &str, last: bool) {
+        let open = match last {
+            true => self.core.open_turns.remove(turn),
+            false => self.core.open_turns.get(turn).cloned(),
+        };
+        let Some(open) = open else {
+            return;
+        };
+        if open.class != class {
+            for path in &open.paths {
+                set_turn_class(self.shard(path), turn, class);
+            }
+            if let Some(entry) = self.core.open_turns.get_mut(turn) {
+                entry.class = class.to_string();
+            }
+        }
     }
 
     fn save(&self) -> Result<()> {

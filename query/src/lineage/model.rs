@@ -42,10 +42,17 @@ pub struct BlockState {
     pub start_line: u32,
     /// Last line at the last trace (inclusive).
     pub end_line: u32,
+    /// Key at the last trace: the qualified name, `#n` for the n-th of that name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub key: String,
     /// Exact hash at the last trace.
     pub exact: String,
     /// Alpha hash at the last trace.
     pub alpha: String,
+    /// Hash of the block's source text at the last trace (empty in traces made
+    /// before text hashes were recorded).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
     /// Changes, oldest first; one per agent turn.
     pub history: Vec<Change>,
 }
@@ -74,6 +81,17 @@ pub struct Change {
     /// Session and turn (prompt id or tool-use id): later writes of one turn restate
     /// the turn's change relative to its start, so they replace the entry.
     pub turn: String,
+    /// What the turn did to this block: `behaviour`, or refactor labels (`rename`,
+    /// `move`, `reorder`, `rename-local`, `reformat`, `trivia`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+    /// Whether the change may alter behaviour (the block's alpha hash changed, or
+    /// it was created or deleted).
+    #[serde(default)]
+    pub behaviour: bool,
+    /// The turn's class as last known: its latest trace's, then its verdict's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// One trace of a path, for lines outside any block and for `blame`.
@@ -109,12 +127,19 @@ impl TraceFacts<'_> {
         self.data["intent_id"].as_str().map(str::to_string)
     }
 
-    fn turn(&self) -> String {
-        let id = self.data["prompt_id"]
+    /// The turn key: session and the trace's turn (traces made before `turn` was
+    /// recorded: its prompt id, else its tool-use id).
+    pub fn turn(&self) -> String {
+        let id = self.data["turn"]
             .as_str()
+            .or_else(|| self.data["prompt_id"].as_str())
             .or_else(|| self.data["tool_use_id"].as_str())
             .unwrap_or("");
         format!("{}\n{id}", self.session)
+    }
+
+    pub fn class(&self) -> Option<String> {
+        self.data["mutation_class"].as_str().map(str::to_string)
     }
 
     pub fn trace_ref(&self) -> TraceRef {
@@ -200,6 +225,18 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
         intent_id: facts.intent(),
         prompt: facts.prompt,
         turn: facts.turn(),
+        labels: match block["change"].as_array() {
+            Some(labels) => labels
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+            None => legacy_labels(block),
+        },
+        behaviour: block["behaviour"]
+            .as_bool()
+            .unwrap_or_else(|| !matches!(block["event"].as_str(), Some("refactored" | "moved"))),
+        class: facts.class(),
     };
     match state.history.last_mut() {
         // A later write of the same turn restates the turn's change from its start.
@@ -218,15 +255,65 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
     state.name = side["name"].as_str().unwrap_or_default().to_string();
     state.start_line = side["start_line"].as_u64().unwrap_or(0) as u32;
     state.end_line = side["end_line"].as_u64().unwrap_or(0) as u32;
+    state.key = side["key"].as_str().unwrap_or_default().to_string();
     state.exact = side["exact"].as_str().unwrap_or_default().to_string();
     state.alpha = side["alpha"].as_str().unwrap_or_default().to_string();
+    state.text = side["text"].as_str().unwrap_or_default().to_string();
     match after_path {
         Some(path) => {
-            shards.shard(path).blocks.insert(id.to_string(), state);
+            let shard = shards.shard(path);
+            // A turn is judged whole: when an earlier write of this turn saw this
+            // block appear here (a new file written before the old one lost it),
+            // that provisional "created" identity is this block; keep one.
+            let turn = &state
+                .history
+                .last()
+                .map(|c| c.turn.clone())
+                .unwrap_or_default();
+            let provisional: Vec<String> = shard
+                .blocks
+                .values()
+                .filter(|other| {
+                    other.id != id
+                        && other.name == state.name
+                        && (other.key.is_empty() || state.key.is_empty() || other.key == state.key)
+                        && other.history.len() == 1
+                        && other.history[0].event == "created"
+                        && other.history[0].turn == *turn
+                })
+                .map(|other| other.id.clone())
+                .collect();
+            for other in provisional {
+                shard.blocks.remove(&other);
+            }
+            shard.blocks.insert(id.to_string(), state);
         }
         None => {
             let path = before_path.unwrap_or(facts.path().unwrap_or_default());
             shards.shard(path).deleted.insert(id.to_string(), state);
+        }
+    }
+}
+
+/// Labels of a block entry in a trace written before labels were recorded.
+fn legacy_labels(block: &Value) -> Vec<String> {
+    let label = match block["event"].as_str() {
+        Some("renamed") => "rename",
+        Some("moved") => "move",
+        Some("refactored") => "rename-local",
+        _ => "behaviour",
+    };
+    vec![label.to_string()]
+}
+
+/// Sets the class of every entry of `turn` in `shard` (a later write or the turn's
+/// verdict judged the turn again).
+pub(crate) fn set_turn_class(shard: &mut FileLineage, turn: &str, class: &str) {
+    for block in shard.blocks.values_mut().chain(shard.deleted.values_mut()) {
+        for change in block.history.iter_mut().rev() {
+            if change.turn == turn {
+                change.class = Some(class.to_string());
+            }
         }
     }
 }

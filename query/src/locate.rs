@@ -1,0 +1,227 @@
+//! Finding traced blocks in a file as it is now.
+//!
+//! Stored line numbers go stale below every edit, so queries never trust them: the
+//! file's current text is analysed (tree-sitter, the hooks' own analysis, cached by
+//! the text's hash in [`crate::analyses`]) and each block found is mapped to its
+//! lineage identity by its hashes. Phases, each greedy in source order, strongest
+//! evidence first:
+//!
+//! 1. same source text and same key (qualified name, `#n` for repeated names);
+//! 2. same source text and same qualified name;
+//! 3. same exact hash (tokens), then same alpha hash, with the same qualified name;
+//! 4. same source text, exact or alpha hash under another name;
+//! 5. same kind and qualified name: the block was edited after its last trace (by a
+//!    human, a shell, a tool the hooks did not see), which the answer says.
+//!
+//! A block no phase maps has no traced change: it predates the ledger, or was
+//! written outside it.
+
+use std::collections::BTreeSet;
+
+use intent_ast_hash::{FileAnalysis, SourceFile};
+use intent_ledger::Workspace;
+
+use crate::analyses;
+use crate::lineage::{BlockState, FileLineage};
+
+/// A block of the file as it is now, with its lineage identity when it has one.
+#[derive(Debug, Clone)]
+pub struct Located<'a> {
+    /// The lineage block it maps to; `None`: no traced change.
+    pub state: Option<&'a BlockState>,
+    /// Kind (`function`, `method`, …).
+    pub kind: String,
+    /// Qualified name as the file is now.
+    pub name: String,
+    /// First line now (1-based).
+    pub start: u32,
+    /// Last line now (inclusive).
+    pub end: u32,
+    /// Index of the enclosing block in the same list.
+    pub parent: Option<usize>,
+    /// The block's text differs from its last traced write.
+    pub changed: bool,
+}
+
+/// The blocks of one file as it is now.
+#[derive(Debug, Default)]
+pub struct FileBlocks<'a> {
+    /// Blocks in source order, parents before children.
+    pub blocks: Vec<Located<'a>>,
+    /// The file exists and was analysed with a grammar.
+    pub analysed: bool,
+}
+
+impl<'a> FileBlocks<'a> {
+    /// Index of the innermost block holding `line`.
+    pub fn innermost(&self, line: u32) -> Option<usize> {
+        self.blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.start <= line && line <= b.end)
+            .min_by_key(|(i, b)| (b.end - b.start, std::cmp::Reverse(*i)))
+            .map(|(i, _)| i)
+    }
+
+    /// The blocks enclosing block `index`, outermost first.
+    pub fn enclosing(&self, index: usize) -> Vec<usize> {
+        let mut chain = Vec::new();
+        let mut cursor = self.blocks.get(index).and_then(|b| b.parent);
+        while let Some(parent) = cursor {
+            chain.push(parent);
+            cursor = self.blocks[parent].parent;
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// Where the lineage block `id` is now, if it is in the file.
+    pub fn find(&self, id: &str) -> Option<&Located<'a>> {
+        self.blocks
+            .iter()
+            .find(|b| b.state.is_some_and(|s| s.id == id))
+    }
+}
+
+/// Maps the traced blocks of `shard` onto `text`, the file as it is now (`None`:
+/// the file is gone, and only the recorded places are left, marked changed).
+pub fn locate<'a>(
+    workspace: &Workspace,
+    path: &str,
+    shard: Option<&'a FileLineage>,
+    text: Option<&str>,
+) -> FileBlocks<'a> {
+    let Some(text) = text else {
+        let blocks = shard
+            .map(|s| {
+                s.blocks
+                    .values()
+                    .map(|b| Located {
+                        state: Some(b),
+                        kind: b.kind.clone(),
+                        name: b.name.clone(),
+                        start: b.start_line,
+                        end: b.end_line,
+                        parent: None,
+                        changed: true,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        return FileBlocks {
+            blocks,
+            analysed: false,
+        };
+    };
+    let analysis = analyses::analyze_cached(workspace, &SourceFile::new(path, text));
+    if analysis.language.is_none() {
+        return FileBlocks::default();
+    }
+    let traced: Vec<&BlockState> = shard
+        .map(|s| s.blocks.values().collect())
+        .unwrap_or_default();
+    let mapping = map_blocks(&analysis, &traced);
+    let blocks = analysis
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, block)| {
+            let state = mapping[i].map(|j| traced[j]);
+            let changed = state.is_some_and(|s| {
+                if s.text.is_empty() {
+                    s.exact != block.hashes.exact.to_string()
+                } else {
+                    s.text != analysis.block_text_hash(block).to_string()
+                }
+            });
+            Located {
+                state,
+                kind: block.kind.as_str().to_string(),
+                name: block.qualified_name.clone(),
+                start: block.lines.start,
+                end: block.lines.end,
+                parent: block.parent,
+                changed,
+            }
+        })
+        .collect();
+    FileBlocks {
+        blocks,
+        analysed: true,
+    }
+}
+
+/// For each block of `analysis`, the index of the traced block it is.
+fn map_blocks(analysis: &FileAnalysis, traced: &[&BlockState]) -> Vec<Option<usize>> {
+    let now: Vec<Keys> = analysis
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Keys {
+            key: analysis.block_key(i),
+            name: b.qualified_name.clone(),
+            kind: b.kind.as_str().to_string(),
+            text: analysis.block_text_hash(b).to_string(),
+            exact: b.hashes.exact.to_string(),
+            alpha: b.hashes.alpha.to_string(),
+        })
+        .collect();
+    let mut mapping = vec![None; now.len()];
+    let mut taken = BTreeSet::new();
+    type Phase = fn(&Keys, &BlockState) -> bool;
+    let phases: [Phase; 8] = [
+        |k, s| !s.text.is_empty() && s.text == k.text && s.key == k.key,
+        |k, s| !s.text.is_empty() && s.text == k.text && s.name == k.name,
+        |k, s| s.exact == k.exact && s.name == k.name,
+        |k, s| s.alpha == k.alpha && s.name == k.name,
+        |k, s| !s.text.is_empty() && s.text == k.text,
+        |k, s| s.exact == k.exact,
+        |k, s| s.alpha == k.alpha,
+        |k, s| s.kind == k.kind && s.name == k.name,
+    ];
+    for phase in phases {
+        for (i, keys) in now.iter().enumerate() {
+            if mapping[i].is_some() {
+                continue;
+            }
+            let found = traced
+                .iter()
+                .enumerate()
+                .find(|(j, s)| !taken.contains(j) && phase(keys, s))
+                .map(|(j, _)| j);
+            if let Some(j) = found {
+                taken.insert(j);
+                mapping[i] = Some(j);
+            }
+        }
+    }
+    mapping
+}
+
+struct Keys {
+    key: String,
+    name: String,
+    kind: String,
+    text: String,
+    exact: String,
+    alpha: String,
+}
+
+/// Where each traced block of `shard` is in the file now (block id → first and
+/// last line); blocks not found in today's text are left out.
+pub fn current_lines(
+    workspace: &Workspace,
+    shard: &FileLineage,
+) -> std::collections::BTreeMap<String, (u32, u32)> {
+    let text = std::fs::read(workspace.root().join(&shard.path))
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let Some(text) = text else {
+        return Default::default();
+    };
+    locate(workspace, &shard.path, Some(shard), Some(&text))
+        .blocks
+        .iter()
+        .filter_map(|b| Some((b.state?.id.clone(), (b.start, b.end))))
+        .collect()
+}
