@@ -327,11 +327,11 @@ fn compatible(a: BlockKind, b: BlockKind) -> bool {
     family(a) == family(b)
 }
 
-type Tokens<'t> = HashMap<&'t str, u32>;
+pub(crate) type Tokens<'t> = HashMap<&'t str, u32>;
 
 /// Splits source text into a multiset of tokens: words, numbers, quoted strings and
 /// single operator characters; whitespace and comments are skipped.
-fn tokens(text: &str) -> Tokens<'_> {
+pub(crate) fn tokens(text: &str) -> Tokens<'_> {
     let bytes = text.as_bytes();
     let mut out: Tokens<'_> = HashMap::new();
     let mut i = 0;

@@ -120,6 +120,13 @@ pub struct HistoryItem {
     pub labels: Vec<String>,
     /// Whether the change may alter the block's behaviour.
     pub behaviour: bool,
+    /// Blocks the change took code from (`split from PATH::NAME`, `merged PATH::NAME`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub origins: Vec<String>,
+    /// For a change of another block's story that this block inherited at a split
+    /// or merge: that block (`PATH::NAME`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inherited_from: Option<String>,
 }
 
 /// An intent named in a history, with its constraints.
@@ -411,6 +418,8 @@ fn history_item(
         prompt,
         labels: change.map(|c| c.labels.clone()).unwrap_or_default(),
         behaviour: change.is_none_or(|c| c.behaviour),
+        origins: change.map(|c| c.origins.clone()).unwrap_or_default(),
+        inherited_from: change.and_then(|c| c.inherited_from.clone()),
     })
 }
 

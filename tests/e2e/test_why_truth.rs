@@ -253,3 +253,46 @@ fn comment_and_whitespace_edits_enter_the_story_apart_from_behaviour_changes() {
     assert!(text.contains("last behaviour change: #"), "{text}");
     assert!(text.contains("inside class `Signer`"), "{text}");
 }
+
+#[test]
+fn a_split_starts_from_its_origins_story_and_a_merge_lists_both_origins() {
+    let ws = workspace();
+    turn(&ws, "INT-001", "p1", "Handle requests");
+    let v1 = "export function handle(req: { name: string; age: number }) {\n  if (req.name.length === 0 || req.age < 0 || req.age > 150) {\n    throw new Error('invalid request: ' + req.name);\n  }\n  return req.name.toUpperCase();\n}\n";
+    traced_write(&ws, "p1", "src/h.ts", v1, "w1");
+    turn(&ws, "INT-002", "p2", "Extract validation");
+    let v2 = "export function handle(req: { name: string; age: number }) {\n  validate(req);\n  return req.name.toUpperCase();\n}\n\nfunction validate(req: { name: string; age: number }) {\n  if (req.name.length === 0 || req.age < 0 || req.age > 150) {\n    throw new Error('invalid request: ' + req.name);\n  }\n}\n";
+    traced_write(&ws, "p2", "src/h.ts", v2, "w2");
+    let split = identities(&ws, "src/h.ts", 7);
+    assert_eq!(split["block"]["name"], "validate", "{split:#}");
+    let history = split["history"].as_array().unwrap();
+    assert_eq!(history.len(), 2, "{split:#}");
+    assert_eq!(history[0]["intent_id"], "INT-001");
+    assert_eq!(history[0]["inherited_from"], "src/h.ts::handle");
+    assert_eq!(history[1]["intent_id"], "INT-002");
+    assert_eq!(history[1]["event"], "created");
+    assert_eq!(
+        history[1]["origins"],
+        json!(["split from src/h.ts::handle"])
+    );
+
+    // Folding it back in: `handle` lists the merged block as an origin, and the
+    // merged block's story joins its own.
+    turn(&ws, "INT-003", "p3", "Inline validation again");
+    traced_write(&ws, "p3", "src/h.ts", v1, "w3");
+    let merged = identities(&ws, "src/h.ts", 2);
+    assert_eq!(merged["block"]["name"], "handle", "{merged:#}");
+    let history = merged["history"].as_array().unwrap();
+    let last = history.last().unwrap();
+    assert_eq!(last["intent_id"], "INT-003");
+    assert_eq!(
+        last["origins"],
+        json!(["merged src/h.ts::validate"]),
+        "{merged:#}"
+    );
+    let intents: Vec<&str> = history
+        .iter()
+        .map(|h| h["intent_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(intents, ["INT-001", "INT-002", "INT-003"], "{merged:#}");
+}

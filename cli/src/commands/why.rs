@@ -98,7 +98,12 @@ pub fn render_why(a: &WhyAnswer) -> String {
         if let Some(from) = &h.from_name {
             let _ = write!(what, " (was `{from}`)");
         }
-        let _ = write!(what, " ({})", label_text(h));
+        for origin in &h.origins {
+            let _ = write!(what, ", {origin}");
+        }
+        if let Some(from) = &h.inherited_from {
+            let _ = write!(what, " (in {from})");
+        }
         let _ = writeln!(
             out,
             "  #{:<6} {}  {:<10} {} {}  [{}]",
@@ -110,7 +115,11 @@ pub fn render_why(a: &WhyAnswer) -> String {
                 .as_deref()
                 .map(|n| format!("“{n}”"))
                 .unwrap_or_default(),
-            h.mutation_class.as_deref().unwrap_or("?"),
+            format!(
+                "{}: {}",
+                h.mutation_class.as_deref().unwrap_or("?"),
+                label_text(h)
+            ),
         );
         let _ = writeln!(
             out,

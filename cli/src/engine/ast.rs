@@ -262,15 +262,38 @@ fn summarize(
         "turn_files": turn_files,
         "scheme": intent_ast_hash::SCHEME_VERSION,
     });
+    let origins =
+        intent_ast_hash::find_origins(&analysis.before, &analysis.after, &analysis.matches);
     let blocks: Vec<Value> = analysis
         .matches
         .iter()
-        .filter(|m| m.event != LineageEvent::Unchanged)
-        .filter(|m| {
+        .enumerate()
+        .filter(|(_, m)| m.event != LineageEvent::Unchanged)
+        .filter(|(_, m)| {
             m.after.as_ref().is_some_and(|r| r.path == rel)
                 || m.before.as_ref().is_some_and(|r| r.path == rel)
         })
-        .map(|m| block_json(analysis, m))
+        .map(|(i, m)| {
+            let mut entry = block_json(analysis, m);
+            let from: Vec<Value> = origins
+                .iter()
+                .filter(|o| o.target == i)
+                .map(|o| {
+                    let file = &analysis.before[o.from.file];
+                    json!({
+                        "kind": o.kind,
+                        "path": o.from.path,
+                        "name": o.from.qualified_name,
+                        "key": file.block_key(o.from.block),
+                        "share": (o.share * 100.0).round() / 100.0,
+                    })
+                })
+                .collect();
+            if !from.is_empty() {
+                entry["origins"] = Value::Array(from);
+            }
+            entry
+        })
         .collect();
     AstTrace {
         mutation_class: c.mutation_class.as_str(),

@@ -370,6 +370,20 @@ impl Turn<'_, '_> {
                 blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
             });
             entry["id"] = json!(id);
+            // Splits and merges: the identities of the blocks the code came from.
+            if let Some(origins) = entry["origins"].as_array_mut() {
+                for origin in origins {
+                    let (Some(path), Some(key)) = (origin["path"].as_str(), origin["key"].as_str())
+                    else {
+                        continue;
+                    };
+                    self.state.ensure_blocks(path);
+                    let known = self.state.blocks.get(path).and_then(|f| f.get(key));
+                    if let Some(block) = known {
+                        origin["id"] = json!(block.id);
+                    }
+                }
+            }
         }
     }
 

@@ -92,6 +92,15 @@ pub struct Change {
     /// The turn's class as last known: its latest trace's, then its verdict's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
+    /// Blocks this change took code from: `split from PATH::NAME` (a created block
+    /// made of code taken out of another) or `merged PATH::NAME` (a deleted block's
+    /// code taken in).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub origins: Vec<String>,
+    /// For an entry of an origin's story, copied into this block's at a split or
+    /// merge: that origin (`PATH::NAME` as it was then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inherited_from: Option<String>,
 }
 
 /// One trace of a path, for lines outside any block and for `blame`.
@@ -237,6 +246,23 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
             .as_bool()
             .unwrap_or_else(|| !matches!(block["event"].as_str(), Some("refactored" | "moved"))),
         class: facts.class(),
+        origins: block["origins"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|o| {
+                let verb = match o["kind"].as_str() {
+                    Some("merge") => "merged",
+                    _ => "split from",
+                };
+                format!(
+                    "{verb} {}::{}",
+                    o["path"].as_str().unwrap_or("?"),
+                    o["name"].as_str().unwrap_or("?")
+                )
+            })
+            .collect(),
+        inherited_from: None,
     };
     match state.history.last_mut() {
         // A later write of the same turn restates the turn's change from its start.
@@ -251,6 +277,7 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
         }
         _ => state.history.push(change),
     }
+    inherit_origins(shards, &mut state, block, &facts.turn());
     state.kind = side["kind"].as_str().unwrap_or_default().to_string();
     state.name = side["name"].as_str().unwrap_or_default().to_string();
     state.start_line = side["start_line"].as_u64().unwrap_or(0) as u32;
@@ -316,4 +343,38 @@ pub(crate) fn set_turn_class(shard: &mut FileLineage, turn: &str, class: &str) {
             }
         }
     }
+}
+
+/// Splits and merges keep their origins: the story of each block the code came
+/// from (as recorded so far) joins this block's, each entry marked with where it
+/// was inherited from. Entries of the current turn are this block's own.
+fn inherit_origins(shards: &mut dyn Shards, state: &mut BlockState, block: &Value, turn: &str) {
+    let Some(origins) = block["origins"].as_array() else {
+        return;
+    };
+    for origin in origins {
+        let (Some(id), Some(path)) = (origin["id"].as_str(), origin["path"].as_str()) else {
+            continue;
+        };
+        if id == state.id {
+            continue;
+        }
+        let shard = shards.shard(path);
+        let Some(donor) = shard.blocks.get(id).or_else(|| shard.deleted.get(id)) else {
+            continue;
+        };
+        let label = format!("{path}::{}", origin["name"].as_str().unwrap_or("?"));
+        let inherited: Vec<Change> = donor
+            .history
+            .iter()
+            .filter(|c| c.turn != turn)
+            .filter(|c| !state.history.iter().any(|h| h.seq == c.seq))
+            .map(|c| Change {
+                inherited_from: Some(c.inherited_from.clone().unwrap_or_else(|| label.clone())),
+                ..c.clone()
+            })
+            .collect();
+        state.history.extend(inherited);
+    }
+    state.history.sort_by_key(|c| c.seq);
 }
