@@ -4,7 +4,8 @@
 //!
 //! Run with `cargo bench -p intent-cli --bench hook`. `INTENT_BENCH_EVENTS` sets the
 //! ledger size (default 1M), `INTENT_BENCH_RUNS` the runs per case (default 300),
-//! `INTENT_BENCH_ONLY` a substring of the case names to run.
+//! `INTENT_BENCH_ONLY` a substring of the case names to run, `INTENT_BENCH_BIN` another
+//! `intent` binary to measure.
 
 use std::io::Write;
 use std::path::Path;
@@ -43,7 +44,11 @@ fn main() {
     let real_before = typescript::generate(500);
     std::fs::write(&real, &real_before).unwrap();
 
-    let intent = env!("CARGO_BIN_EXE_intent");
+    // `INTENT_BENCH_BIN` measures another build (an older commit's, for a before/after
+    // comparison on the same machine and hour).
+    let intent_bin = std::env::var("INTENT_BENCH_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_intent").to_string());
+    let intent = intent_bin.as_str();
     // First hook run rebuilds the state cache from the whole ledger (once per
     // workspace); every later run catches up from the cache's stamp.
     let started = Instant::now();
