@@ -111,22 +111,7 @@ pub fn find_origins(
             .collect();
         for &c in &created {
             let made = text_tokens(after, matches[c].after.as_ref().expect("created"));
-            let total = size(&made);
-            if total < MIN_TOKENS {
-                continue;
-            }
-            // Best share; on a tie the donor that lost the least (the innermost
-            // block, not its class), then source order.
-            let best = donors
-                .iter()
-                .map(|&d| (f64::from(common(&made, &lost[&d])) / f64::from(total), d))
-                .filter(|(share, _)| *share >= MIN_SHARE)
-                .max_by(|x, y| {
-                    x.0.total_cmp(&y.0)
-                        .then(size(&lost[&y.1]).cmp(&size(&lost[&x.1])))
-                        .then(y.1.cmp(&x.1))
-                });
-            if let Some((share, d)) = best {
+            if let Some((share, d)) = best_donor(&made, &donors, &lost) {
                 out.push(Origin {
                     target: c,
                     from: matches[d].before.clone().expect("donors have a before"),
@@ -154,20 +139,7 @@ pub fn find_origins(
             .collect();
         for &d in &deleted {
             let gone = text_tokens(before, matches[d].before.as_ref().expect("deleted"));
-            let total = size(&gone);
-            if total < MIN_TOKENS {
-                continue;
-            }
-            let best = changed
-                .iter()
-                .map(|&r| (f64::from(common(&gone, &gained[&r])) / f64::from(total), r))
-                .filter(|(share, _)| *share >= MIN_SHARE)
-                .max_by(|x, y| {
-                    x.0.total_cmp(&y.0)
-                        .then(size(&gained[&y.1]).cmp(&size(&gained[&x.1])))
-                        .then(y.1.cmp(&x.1))
-                });
-            if let Some((share, r)) = best {
+            if let Some((share, r)) = best_donor(&gone, &changed, &gained) {
                 out.push(Origin {
                     target: r,
                     from: matches[d].before.clone().expect("deleted"),
@@ -179,4 +151,28 @@ pub fn find_origins(
     }
     out.sort_by_key(|o| (o.target, o.from.file, o.from.block));
     out
+}
+
+/// The candidate whose `moved` tokens (what it lost, or gained) account for the
+/// largest share of `code`, at least [`MIN_SHARE`]; on a tie the candidate that moved
+/// the least (the innermost block, not its class), then source order. `None` for
+/// code under [`MIN_TOKENS`] tokens.
+fn best_donor(
+    code: &Tokens<'_>,
+    candidates: &[usize],
+    moved: &HashMap<usize, Tokens<'_>>,
+) -> Option<(f64, usize)> {
+    let total = size(code);
+    if total < MIN_TOKENS {
+        return None;
+    }
+    candidates
+        .iter()
+        .map(|&i| (f64::from(common(code, &moved[&i])) / f64::from(total), i))
+        .filter(|(share, _)| *share >= MIN_SHARE)
+        .max_by(|x, y| {
+            x.0.total_cmp(&y.0)
+                .then(size(&moved[&y.1]).cmp(&size(&moved[&x.1])))
+                .then(y.1.cmp(&x.1))
+        })
 }

@@ -5,6 +5,7 @@ mod test_classify;
 mod test_corpus;
 mod test_hashes;
 mod test_matching;
+mod test_origins;
 mod test_properties;
 mod test_stability;
 mod test_stored;

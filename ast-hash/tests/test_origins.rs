@@ -1,0 +1,80 @@
+//! Splits and merges: where code that appeared in a turn came from, and the block
+//! text hashes and keys that tell a touched block and name it uniquely.
+
+use intent_ast_hash::{find_origins, match_blocks, LineageEvent, OriginKind};
+
+use crate::analyze_as;
+
+const BIG: &str = "export function handle(req: { name: string; age: number }) {\n  if (req.name.length === 0 || req.age < 0 || req.age > 150) {\n    throw new Error('invalid request: ' + req.name);\n  }\n  return req.name.toUpperCase();\n}\n";
+const SPLIT: &str = "export function handle(req: { name: string; age: number }) {\n  validate(req);\n  return req.name.toUpperCase();\n}\n\nfunction validate(req: { name: string; age: number }) {\n  if (req.name.length === 0 || req.age < 0 || req.age > 150) {\n    throw new Error('invalid request: ' + req.name);\n  }\n}\n";
+
+#[test]
+fn an_extracted_function_is_split_from_the_one_it_left() {
+    let before = [analyze_as("src/h.ts", BIG)];
+    let after = [analyze_as("src/h.ts", SPLIT)];
+    let matches = match_blocks(&before, &after);
+    let origins = find_origins(&before, &after, &matches);
+    assert_eq!(origins.len(), 1, "{origins:#?}");
+    let origin = &origins[0];
+    assert_eq!(origin.kind, OriginKind::Split);
+    assert_eq!(origin.from.qualified_name, "handle");
+    let target = &matches[origin.target];
+    assert_eq!(target.event, LineageEvent::Created);
+    assert_eq!(target.after.as_ref().unwrap().qualified_name, "validate");
+    assert!(origin.share >= intent_ast_hash::MIN_SHARE);
+}
+
+#[test]
+fn an_inlined_function_is_merged_into_the_one_that_took_it_in() {
+    let before = [analyze_as("src/h.ts", SPLIT)];
+    let after = [analyze_as("src/h.ts", BIG)];
+    let matches = match_blocks(&before, &after);
+    let origins = find_origins(&before, &after, &matches);
+    assert_eq!(origins.len(), 1, "{origins:#?}");
+    assert_eq!(origins[0].kind, OriginKind::Merge);
+    assert_eq!(origins[0].from.qualified_name, "validate");
+    let target = &matches[origins[0].target];
+    assert_eq!(target.after.as_ref().unwrap().qualified_name, "handle");
+}
+
+#[test]
+fn unrelated_new_code_and_small_blocks_have_no_origin() {
+    let before = [analyze_as("src/h.ts", BIG)];
+    let grown = format!("{BIG}\nexport function other(list: number[]) {{\n  return list.filter((n) => n % 2 === 1).map((n) => n * 3).join('-');\n}}\nconst x = 1;\n");
+    let after = [analyze_as("src/h.ts", &grown)];
+    let matches = match_blocks(&before, &after);
+    assert!(find_origins(&before, &after, &matches).is_empty());
+}
+
+#[test]
+fn comment_and_whitespace_edits_are_reformats_and_keys_are_unique() {
+    let v1 = "export class A {\n  run() {\n    return 1;\n  }\n}\n";
+    let v2 = "export class A {\n  run() {\n    // @ts-ignore\n    return  1;\n  }\n}\n";
+    let (before, after) = ([analyze_as("a.ts", v1)], [analyze_as("a.ts", v2)]);
+    let matches = match_blocks(&before, &after);
+    let run = matches
+        .iter()
+        .find(|m| {
+            m.after
+                .as_ref()
+                .is_some_and(|a| a.qualified_name == "A.run")
+        })
+        .unwrap();
+    assert_eq!(run.event, LineageEvent::Reformatted);
+    assert!(run.retexted && !run.retokened);
+    let (b, a) = (&before[0], &after[0]);
+    assert_ne!(
+        b.block_text_hash(&b.blocks[1]),
+        a.block_text_hash(&a.blocks[1])
+    );
+    assert_eq!(b.blocks[1].hashes.exact, a.blocks[1].hashes.exact);
+
+    let overloads = analyze_as(
+        "o.ts",
+        "export function f(a: string): void;\nexport function f(a: number): void;\nexport function f(a: any) {}\n",
+    );
+    let keys: Vec<String> = (0..overloads.blocks.len())
+        .map(|i| overloads.block_key(i))
+        .collect();
+    assert_eq!(keys, ["f", "f#2", "f#3"]);
+}
