@@ -1,0 +1,382 @@
+//! Replay of a real TypeScript history through real hook processes, then `intent
+//! why` compared with `git log -L` — the end-to-end accuracy figure of DESIGN.md
+//! ("`why` on a replayed real history vs `git log -L`: ≥ 99 % last-change
+//! agreement") and the real-history hook budget (PostToolUse p50 ≤ 10 ms, p95 ≤ 25 ms).
+//!
+//! Each first-parent commit of `shared/fixtures/hono-history.bundle` becomes one
+//! Claude Code turn under its own intent (`INT-001` … in commit order; the first
+//! commit's whole tree is turn 1): a `UserPromptSubmit` with `/intent INT-nnn
+//! <subject>`, then for every `.ts` file the commit adds or modifies a PreToolUse
+//! Write, the write itself and a PostToolUse Write carrying `originalFile`; a deleted
+//! file is a Bash `rm` (PreToolUse, delete, PostToolUse). Then sampled lines of the
+//! final files are asked to `intent why FILE:LINE --json` and to `git log -L` on
+//! the source clone, and every file to `intent blame --json`; the ground-truth block
+//! of a line comes from a fresh `intent_ast_hash::analyze` of the final text.
+//!
+//! Run with `cargo bench -p intent-cli --bench replay`. Environment:
+//! `INTENT_REPLAY_BUNDLE` (the history), `INTENT_REPLAY_COMMITS` (replay the first N
+//! commits; default all), `INTENT_REPLAY_SAMPLES` (default 300), `INTENT_REPLAY_SEED`
+//! (default 1), `INTENT_REPLAY_KEEP=1` (keep both temp dirs and print them),
+//! `INTENT_REPLAY_OUT` (the JSON report; default `target/replay-report.json`),
+//! `INTENT_REPLAY_BIN` (measure another `intent` binary than the one Cargo built,
+//! e.g. to compare two builds on the same replay).
+//! A refused or failed hook never stops the run: it is counted and reported.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+#[path = "support/replay_git.rs"]
+mod replay_git;
+#[path = "support/replay_hooks.rs"]
+mod replay_hooks;
+#[path = "support/replay_report.rs"]
+mod replay_report;
+#[path = "support/replay_truth.rs"]
+mod replay_truth;
+#[path = "support/replay_workspace.rs"]
+mod replay_workspace;
+
+use replay_git::{Commit, Source};
+use replay_hooks::Hooks;
+use replay_report::{Entry, Sample};
+use replay_truth::{block_of, FileTruth, Staleness};
+use replay_workspace::{check_tree, intent_id, ledger_stats, AgentWorkspace};
+
+/// The run's settings, from the environment.
+struct Config {
+    bundle: PathBuf,
+    commits: Option<usize>,
+    samples: usize,
+    seed: u64,
+    keep: bool,
+    out: PathBuf,
+    bin: PathBuf,
+}
+
+impl Config {
+    fn from_env() -> Config {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let num = |name: &str| var(name).and_then(|v| v.parse::<u64>().ok());
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        Config {
+            bundle: var("INTENT_REPLAY_BUNDLE").map_or_else(
+                || manifest.join("../../shared/fixtures/hono-history.bundle"),
+                PathBuf::from,
+            ),
+            commits: num("INTENT_REPLAY_COMMITS").map(|n| n.max(1) as usize),
+            samples: num("INTENT_REPLAY_SAMPLES").unwrap_or(300) as usize,
+            seed: num("INTENT_REPLAY_SEED").unwrap_or(1),
+            keep: var("INTENT_REPLAY_KEEP").is_some_and(|v| v != "0"),
+            out: var("INTENT_REPLAY_OUT").map_or_else(
+                || manifest.join("../target/replay-report.json"),
+                PathBuf::from,
+            ),
+            bin: var("INTENT_REPLAY_BIN").map_or_else(
+                || PathBuf::from(env!("CARGO_BIN_EXE_intent")),
+                PathBuf::from,
+            ),
+        }
+    }
+}
+
+/// Ends the run on a set-up failure (no bundle, git missing): nothing to measure.
+fn fail(what: &str, err: String) -> ! {
+    eprintln!("replay: {what}: {err}");
+    std::process::exit(1);
+}
+
+/// Counters of the replay itself.
+#[derive(Default)]
+struct Replayed {
+    creates: usize,
+    updates: usize,
+    deletions: usize,
+    refused: usize,
+    wall_s: f64,
+    git_commit_s: f64,
+}
+
+/// Replays every commit as one Claude Code turn.
+fn replay(
+    source: &mut Source,
+    commits: &[Commit],
+    ws: &AgentWorkspace,
+    hooks: &mut Hooks,
+) -> Replayed {
+    let mut r = Replayed::default();
+    let started = Instant::now();
+    hooks.session_start();
+    for (i, c) in commits.iter().enumerate() {
+        hooks.prompt(i + 1, &format!("/intent {} {}", intent_id(i), c.subject));
+        let parent = i.checked_sub(1).map(|p| commits[p].sha.as_str());
+        let changes = source
+            .changes(parent, &c.sha)
+            .unwrap_or_else(|e| fail("diff-tree", e));
+        for change in changes {
+            let (rel, abs) = (change.path.as_str(), ws.root.join(&change.path));
+            let use_id = hooks.use_id();
+            if change.status == 'D' {
+                if let Some(why) = hooks.pre_rm(rel, &use_id) {
+                    eprintln!("  refused: INT-{:03} rm {rel}: {why}", i + 1);
+                    r.refused += 1;
+                    continue;
+                }
+                let _ = std::fs::remove_file(&abs);
+                hooks.post_rm(rel, &use_id);
+                r.deletions += 1;
+                continue;
+            }
+            let bytes = source
+                .blob(&c.sha, rel)
+                .unwrap_or_else(|e| fail("cat-file", e));
+            let Ok(new) = String::from_utf8(bytes) else {
+                eprintln!(
+                    "  skipped: {rel} at {} is not UTF-8 (a Write carries text)",
+                    c.sha
+                );
+                continue;
+            };
+            let old = std::fs::read_to_string(&abs).ok();
+            if let Some(why) = hooks.pre_write(rel, &use_id, &new) {
+                // Claude Code does not run a refused tool: the file stays as it was.
+                eprintln!("  refused: INT-{:03} Write {rel}: {why}", i + 1);
+                r.refused += 1;
+                continue;
+            }
+            if let Some(dir) = abs.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            std::fs::write(&abs, &new).unwrap_or_else(|e| fail("write", e.to_string()));
+            hooks.post_write(rel, &use_id, old.as_deref(), &new);
+            if old.is_some() {
+                r.updates += 1;
+            } else {
+                r.creates += 1;
+            }
+        }
+        let t = Instant::now();
+        if let Err(e) = ws.commit_turn(i, &c.subject) {
+            eprintln!("  git commit after turn {}: {e}", i + 1);
+        }
+        r.git_commit_s += t.elapsed().as_secs_f64();
+        if (i + 1) % 25 == 0 || i + 1 == commits.len() {
+            eprintln!(
+                "replayed {}/{} commits, {} writes, {:.0} s",
+                i + 1,
+                commits.len(),
+                r.creates + r.updates,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    r.wall_s = started.elapsed().as_secs_f64();
+    r
+}
+
+/// Runs `intent --json ARGS` in the workspace, timed; the parsed answer.
+fn ask(intent: &Path, root: &Path, args: &[&str]) -> (Result<Value, String>, f64) {
+    let started = Instant::now();
+    let out = Command::new(intent)
+        .arg("--workspace")
+        .arg(root)
+        .arg("--json")
+        .args(args)
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .output();
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    let answer = match out {
+        Err(e) => Err(e.to_string()),
+        Ok(o) if !o.status.success() => Err(format!(
+            "{}: {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Ok(o) => serde_json::from_slice(&o.stdout).map_err(|e| format!("not JSON: {e}")),
+    };
+    (answer, ms)
+}
+
+/// Asks git and us about one line.
+fn sample_line(
+    source: &Source,
+    intent: &Path,
+    root: &Path,
+    truth: &FileTruth,
+    line: u32,
+    last: &str,
+) -> Sample {
+    let block = truth
+        .innermost(line)
+        .expect("sampled lines lie in a block")
+        .clone();
+    let (git, git_ms, git_err) = match source.log_l(&truth.path, block.start, block.end, last) {
+        Ok((commits, ms)) => (commits, ms, None),
+        Err(e) => (Vec::new(), 0.0, Some(format!("git: {e}"))),
+    };
+    let (answer, why_ms) = ask(intent, root, &["why", &format!("{}:{line}", truth.path)]);
+    let (answer, why_err) = match answer {
+        Ok(a) => (a, None),
+        Err(e) => (Value::Null, Some(format!("why: {e}"))),
+    };
+    let history = answer["history"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let ours = history
+        .iter()
+        .rev()
+        .map(|h| Entry {
+            intent: h["intent_id"].as_str().map(str::to_string),
+            event: h["event"].as_str().unwrap_or("").to_string(),
+            class: h["mutation_class"].as_str().map(str::to_string),
+            path: h["path"].as_str().unwrap_or("").to_string(),
+            seq: h["seq"].as_u64().unwrap_or(0),
+        })
+        .collect();
+    Sample {
+        file: truth.path.clone(),
+        line,
+        truth: block,
+        git,
+        git_ms,
+        ours,
+        block: block_of(&answer["block"]),
+        outside_ledger: answer["outside_ledger"].as_bool().unwrap_or(false),
+        note: answer["note"].as_str().map(str::to_string),
+        why_ms,
+        error: git_err.or(why_err),
+    }
+}
+
+fn main() {
+    let run_started = Instant::now();
+    let cfg = Config::from_env();
+    let intent = cfg.bin.as_path();
+    eprintln!("replay: cloning {}", cfg.bundle.display());
+    let mut source =
+        Source::clone_bundle(&cfg.bundle, cfg.keep).unwrap_or_else(|e| fail("clone", e));
+    let commits = source
+        .commits(cfg.commits)
+        .unwrap_or_else(|e| fail("log", e));
+    let Some(last) = commits.last().map(|c| c.sha.clone()) else {
+        fail("log", "the bundle has no commits".into())
+    };
+    let ws =
+        AgentWorkspace::create(intent, &commits, cfg.keep).unwrap_or_else(|e| fail("workspace", e));
+    if cfg.keep {
+        eprintln!(
+            "replay: source {} ; workspace {}",
+            source.root.display(),
+            ws.root.display()
+        );
+    }
+    let mut hooks = Hooks::new(intent, &ws.root, "replay");
+    let replayed = replay(&mut source, &commits, &ws, &mut hooks);
+    for p in &hooks.problems {
+        eprintln!(
+            "  problem: commit {} {} {:?} {}: {}",
+            p.commit, p.event, p.path, p.kind, p.detail
+        );
+    }
+    let tree = check_tree(&mut source, &ws, &last);
+
+    // Ground truth: the final files, analysed afresh.
+    let files: Vec<FileTruth> = source
+        .ts_files(&last)
+        .unwrap_or_else(|e| fail("ls-tree", e))
+        .iter()
+        .map(|p| {
+            let bytes = source.blob(&last, p).unwrap_or_default();
+            FileTruth::analyze(p, &String::from_utf8_lossy(&bytes))
+        })
+        .collect();
+    let pop = replay_truth::population(&files);
+    let picks = replay_truth::sample(&pop, cfg.samples, cfg.seed);
+    eprintln!(
+        "replay: asking why and git log -L about {} lines",
+        picks.len()
+    );
+    let samples: Vec<Sample> = picks
+        .iter()
+        .map(|&(f, line)| sample_line(&source, intent, &ws.root, &files[f], line, &last))
+        .collect();
+    eprintln!("replay: blame of {} files", files.len());
+    let mut stale = Staleness::default();
+    let mut blame_errors = Vec::new();
+    for f in &files {
+        match ask(intent, &ws.root, &["blame", &f.path]).0 {
+            Ok(answer) => stale.add(f, &answer),
+            Err(e) => blame_errors.push(json!({"file": f.path, "error": e})),
+        }
+    }
+
+    let (metrics, disagreements) = replay_report::compare(&samples);
+    let why_ms: Vec<f64> = samples.iter().map(|s| s.why_ms).collect();
+    let git_ms: Vec<f64> = samples
+        .iter()
+        .filter(|s| s.error.is_none())
+        .map(|s| s.git_ms)
+        .collect();
+    let latency = replay_report::latency(
+        &hooks.posts,
+        &hooks.floor_ms,
+        &hooks.pre_ms,
+        &hooks.prompt_ms,
+        &why_ms,
+        &git_ms,
+    );
+    let mut problem_kinds = BTreeMap::<String, usize>::new();
+    for p in &hooks.problems {
+        *problem_kinds.entry(p.kind.clone()).or_default() += 1;
+    }
+    let report = json!({
+        "bundle": cfg.bundle.display().to_string(),
+        "intent_bin": cfg.bin.display().to_string(),
+        "seed": cfg.seed,
+        "commits_replayed": commits.len(),
+        "writes": replayed.creates + replayed.updates,
+        "creates": replayed.creates,
+        "updates": replayed.updates,
+        "deletions": replayed.deletions,
+        "refused": replayed.refused,
+        "hook_runs": hooks.runs,
+        "replay_wall_s": replayed.wall_s,
+        "hook_wall_s": hooks.total_ms / 1e3,
+        "git_commit_s": replayed.git_commit_s,
+        "total_wall_s": run_started.elapsed().as_secs_f64(),
+        "load_average": std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim(),
+        "problem_kinds": problem_kinds,
+        "problems": hooks.problems.iter().map(|p| json!({"commit": p.commit, "intent_id": intent_id(p.commit.saturating_sub(1)),
+            "event": p.event, "path": p.path, "kind": p.kind, "detail": p.detail})).collect::<Vec<_>>(),
+        "tree_check": tree,
+        "ledger": ledger_stats(&ws.root),
+        "population": {"files": files.len(), "lines": pop.total, "inside": pop.inside.len(), "outside": pop.outside,
+            "outside_share": pop.outside as f64 / pop.total.max(1) as f64},
+        "metrics": metrics,
+        "stale": {"blocks": stale.blocks, "stale_blocks": stale.stale_blocks, "unknown_name": stale.unknown_name,
+            "lines": stale.lines, "stale_lines": stale.stale_lines, "lines_missing_block": stale.lines_missing_block,
+            "lines_phantom_block": stale.lines_phantom_block, "blame_errors": blame_errors, "examples": stale.examples},
+        "latency": latency,
+        "report_path": cfg.out.display().to_string(),
+        "workspace": cfg.keep.then(|| ws.root.display().to_string()),
+        "source": cfg.keep.then(|| source.root.display().to_string()),
+        "disagreements": disagreements,
+    });
+    if let Some(dir) = cfg.out.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    match serde_json::to_string_pretty(&report) {
+        Ok(text) => {
+            if let Err(e) = std::fs::write(&cfg.out, text) {
+                eprintln!("replay: cannot write {}: {e}", cfg.out.display());
+            }
+        }
+        Err(e) => eprintln!("replay: report not serializable: {e}"),
+    }
+    replay_report::print_summary(&report);
+}

@@ -1,0 +1,222 @@
+//! The agent's workspace of the replay benchmark: a git repository initialized by
+//! `intent init`, with one intent per replayed commit, committed after every turn.
+//!
+//! Why commit after each turn: an agent working in git leaves commits behind, so the
+//! git revision each trace records is then the turn before it (not the same empty
+//! HEAD for 301 turns), and the shell-change detection of a Bash `rm` (a `git status`
+//! baseline taken by PreToolUse, compared by PostToolUse) sees a clean tracked file
+//! turn into a deletion and reads its old text from HEAD. Only `src/` is committed:
+//! `.orchestration/` is the tool's, and the hook skips it anyway.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use crate::replay_git::{git, is_ts, Commit, Source};
+
+/// The workspace temp dir.
+pub struct AgentWorkspace {
+    pub root: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// Intent id of the 0-based replay position `index`: `INT-001` for the first commit.
+pub fn intent_id(index: usize) -> String {
+    format!("INT-{:03}", index + 1)
+}
+
+impl AgentWorkspace {
+    /// `git init`, `intent init`, the specs (one IN_PROGRESS intent per commit, named
+    /// by its subject, scope `src/**`) and `intent validate`, which records them.
+    pub fn create(intent: &Path, commits: &[Commit], keep: bool) -> Result<AgentWorkspace, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("replay-workspace-")
+            .tempdir()
+            .map_err(|e| e.to_string())?;
+        let root = dir
+            .path()
+            .canonicalize()
+            .map_err(|e| e.to_string())?
+            .join("workspace");
+        std::fs::create_dir_all(root.join("src")).map_err(|e| e.to_string())?;
+        git(&root, &["init", "-q", "-b", "main"])?;
+        for (key, value) in [
+            ("user.name", "Replay Agent"),
+            ("user.email", "replay@example.invalid"),
+            ("commit.gpgsign", "false"),
+        ] {
+            git(&root, &["config", key, value])?;
+        }
+        run_intent(intent, &root, &["init"])?;
+        std::fs::write(
+            root.join(".orchestration/active_intents.yaml"),
+            specs(commits),
+        )
+        .map_err(|e| e.to_string())?;
+        run_intent(intent, &root, &["validate"])?;
+        Ok(AgentWorkspace {
+            root,
+            _dir: if keep {
+                let _ = dir.keep();
+                None
+            } else {
+                Some(dir)
+            },
+        })
+    }
+
+    /// Commits the turn's changes under `src/` (`--allow-empty`: one commit per turn).
+    pub fn commit_turn(&self, index: usize, subject: &str) -> Result<(), String> {
+        git(&self.root, &["add", "-A", "--", "src"])?;
+        let message = format!("{} {subject}", intent_id(index));
+        git(
+            &self.root,
+            &[
+                "commit",
+                "-q",
+                "--no-verify",
+                "--allow-empty",
+                "-m",
+                &message,
+            ],
+        )
+        .map(|_| ())
+    }
+
+    /// Every `.ts` file under `src/`, workspace-relative, sorted.
+    pub fn ts_files(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        walk(&self.root, &self.root.join("src"), &mut out);
+        out.sort();
+        out
+    }
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(root, &path, out);
+        } else if let Ok(rel) = path.strip_prefix(root) {
+            let rel = rel.to_string_lossy().into_owned();
+            if is_ts(&rel) {
+                out.push(rel);
+            }
+        }
+    }
+}
+
+/// Runs `intent --workspace root args…`; an error carries its stderr.
+pub fn run_intent(intent: &Path, root: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+    let out = Command::new(intent)
+        .arg("--workspace")
+        .arg(root)
+        .args(args)
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("intent {args:?}: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!(
+            "intent {args:?}: {}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// `active_intents.yaml`: names are JSON strings, which are valid YAML
+/// double-quoted scalars whatever the subject holds (quotes, colons, `#`, unicode).
+/// Constraints and acceptance criteria are set so validation warns about nothing
+/// but the (deliberately) overlapping scopes.
+fn specs(commits: &[Commit]) -> String {
+    let mut out = String::from("active_intents:\n");
+    for (i, c) in commits.iter().enumerate() {
+        let q = |s: &str| serde_json::to_string(s).expect("a string");
+        out += &format!(
+            "  - id: {}\n    name: {}\n    description: {}\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [{}]\n    acceptance_criteria: [{}]\n",
+            intent_id(i),
+            q(&c.subject),
+            q(&format!("Replay of upstream commit {}", c.sha)),
+            q("Reproduce the upstream change exactly."),
+            q("Every written file equals the upstream commit's."),
+        );
+    }
+    out
+}
+
+/// The workspace's `src/**/*.ts` against the last replayed commit's tree, byte for byte.
+pub fn check_tree(source: &mut Source, ws: &AgentWorkspace, last: &str) -> Value {
+    let want: Vec<String> = match source.ts_files(last) {
+        Ok(files) => files
+            .into_iter()
+            .filter(|p| p.starts_with("src/"))
+            .collect(),
+        Err(e) => return json!({"files": 0, "mismatches": [], "error": e}),
+    };
+    let have = ws.ts_files();
+    let mut mismatches = Vec::new();
+    for path in &want {
+        let Ok(expected) = source.blob(last, path) else {
+            mismatches.push(json!({"path": path, "problem": "unreadable in the source"}));
+            continue;
+        };
+        match std::fs::read(ws.root.join(path)) {
+            Err(_) => mismatches.push(json!({"path": path, "problem": "missing"})),
+            Ok(bytes) if bytes != expected => {
+                mismatches.push(json!({"path": path, "problem": "differs", "bytes": bytes.len(), "expected_bytes": expected.len()}))
+            }
+            Ok(_) => {}
+        }
+    }
+    for path in have.iter().filter(|p| !want.contains(p)) {
+        mismatches.push(json!({"path": path, "problem": "extra"}));
+    }
+    json!({"files": want.len(), "mismatches": mismatches})
+}
+
+/// Event kinds, trace classes and block lineage events of the ledger.
+pub fn ledger_stats(root: &Path) -> Value {
+    let text =
+        std::fs::read_to_string(root.join(".orchestration/agent_trace.jsonl")).unwrap_or_default();
+    let (mut kinds, mut classes, mut block_events) = (
+        BTreeMap::<String, usize>::new(),
+        BTreeMap::<String, usize>::new(),
+        BTreeMap::<String, usize>::new(),
+    );
+    let mut events = 0;
+    for line in text.lines() {
+        let Ok(e) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        events += 1;
+        let kind = e["kind"].as_str().unwrap_or("?").to_string();
+        if kind == "trace" {
+            let class = e["data"]["mutation_class"]
+                .as_str()
+                .unwrap_or("?")
+                .to_string();
+            *classes.entry(class).or_default() += 1;
+            for b in e["data"]["blocks"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
+            {
+                *block_events
+                    .entry(b["event"].as_str().unwrap_or("?").to_string())
+                    .or_default() += 1;
+            }
+        }
+        *kinds.entry(kind).or_default() += 1;
+    }
+    json!({"events": events, "traces": kinds.get("trace").copied().unwrap_or(0), "kinds": kinds,
+        "mutation_classes": classes, "block_events": block_events, "bytes": text.len()})
+}
