@@ -429,7 +429,8 @@ pub fn match_blocks(before: &[FileAnalysis], after: &[FileAnalysis]) -> Vec<Bloc
         let renamed = bb.name != ab.name;
         let modified = bb.hashes.alpha != ab.hashes.alpha;
         let retokened = bb.hashes.exact != ab.hashes.exact;
-        let retexted = retokened || before[b.0].block_text(bb) != after[a.0].block_text(ab);
+        let retexted =
+            retokened || before[b.0].block_lines_text(bb) != after[a.0].block_lines_text(ab);
         let event = if renamed {
             LineageEvent::Renamed
         } else if moved {

@@ -130,12 +130,31 @@ impl FileAnalysis {
         self.text.get(block.byte_range.clone()).unwrap_or("")
     }
 
-    /// Returns a hash of a block's source text as written (whitespace, comments and
-    /// quotes included): the first 16 bytes of its BLAKE3. Unlike the AST hashes it
-    /// changes with every edit a reader can see, so it says whether a write touched
-    /// the block at all, and it finds the block again in a later text.
+    /// Returns the whole lines a block spans, from the start of its first line to
+    /// the end of its last (newline excluded): what a line-based reader (`git blame`,
+    /// a reviewer) sees of it, with the indentation before it and the `;`, `,` or
+    /// comment after it on its last line.
+    pub fn block_lines_text(&self, block: &Block) -> &str {
+        let (start, end) = (block.byte_range.start, block.byte_range.end);
+        let Some(before) = self.text.get(..start) else {
+            return "";
+        };
+        let first = before.rfind('\n').map_or(0, |i| i + 1);
+        let last = self
+            .text
+            .get(end..)
+            .and_then(|rest| rest.find('\n'))
+            .map_or(self.text.len(), |i| end + i);
+        self.text.get(first..last.max(end)).unwrap_or("")
+    }
+
+    /// Returns a hash of a block's lines as written ([`Self::block_lines_text`]:
+    /// whitespace, comments, quotes and trailing punctuation included): the first 16
+    /// bytes of their BLAKE3. Unlike the AST hashes it changes with every edit a
+    /// reader can see, so it says whether a write touched the block at all, and it
+    /// finds the block again in a later text.
     pub fn block_text_hash(&self, block: &Block) -> Hash128 {
-        let digest = blake3::hash(self.block_text(block).as_bytes());
+        let digest = blake3::hash(self.block_lines_text(block).as_bytes());
         let mut out = [0; 16];
         out.copy_from_slice(&digest.as_bytes()[..16]);
         Hash128(out)

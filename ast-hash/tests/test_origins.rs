@@ -69,6 +69,19 @@ fn comment_and_whitespace_edits_are_reformats_and_keys_are_unique() {
     );
     assert_eq!(b.blocks[1].hashes.exact, a.blocks[1].hashes.exact);
 
+    // A semicolon after a field is outside the field's node but on its line: a
+    // line-based reader sees the field's line change, and so does its story.
+    let (b, a) = (
+        [analyze_as("f.ts", "class F {\n  x = 1\n}\n")],
+        [analyze_as("f.ts", "class F {\n  x = 1;\n}\n")],
+    );
+    let field = match_blocks(&b, &a)
+        .into_iter()
+        .find(|m| m.after.as_ref().is_some_and(|r| r.qualified_name == "F.x"))
+        .unwrap();
+    assert_eq!(field.event, LineageEvent::Reformatted);
+    assert_eq!(a[0].block_lines_text(&a[0].blocks[1]), "  x = 1;");
+
     let overloads = analyze_as(
         "o.ts",
         "export function f(a: string): void;\nexport function f(a: number): void;\nexport function f(a: any) {}\n",

@@ -106,7 +106,7 @@ pub fn render_why(a: &WhyAnswer) -> String {
         }
         let _ = writeln!(
             out,
-            "  #{:<6} {}  {:<10} {} {}  [{}]",
+            "  #{:<6} {}  {:<10} {} {}  [{}: {}]",
             h.seq,
             h.ts.get(..19).unwrap_or(&h.ts).replace('T', " "),
             what,
@@ -115,11 +115,8 @@ pub fn render_why(a: &WhyAnswer) -> String {
                 .as_deref()
                 .map(|n| format!("“{n}”"))
                 .unwrap_or_default(),
-            format!(
-                "{}: {}",
-                h.mutation_class.as_deref().unwrap_or("?"),
-                label_text(h)
-            ),
+            h.mutation_class.as_deref().unwrap_or("?"),
+            label_text(h),
         );
         let _ = writeln!(
             out,

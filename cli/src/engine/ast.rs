@@ -356,7 +356,7 @@ fn change_labels(analysis: &TurnAnalysis, m: &BlockMatch) -> Vec<&'static str> {
     if !m.retokened && m.retexted {
         let text = |files: &[intent_ast_hash::FileAnalysis], r: &intent_ast_hash::BlockRef| {
             let file = &files[r.file];
-            file.block_text(&file.blocks[r.block])
+            file.block_lines_text(&file.blocks[r.block])
                 .split_whitespace()
                 .collect::<String>()
         };
