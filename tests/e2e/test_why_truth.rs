@@ -70,7 +70,11 @@ fn extract_sign(new_file_first: bool) -> (TestWorkspace, Value) {
     let answer = identities(&ws, "src/sign.ts", 2);
     // Caught up along the way or rebuilt from the ledger alone: the same answer.
     ok(&ws, &["rebuild", "--only", "blocks"]);
-    assert_eq!(identities(&ws, "src/sign.ts", 2), answer, "incremental vs rebuild");
+    assert_eq!(
+        identities(&ws, "src/sign.ts", 2),
+        answer,
+        "incremental vs rebuild"
+    );
     (ws, answer)
 }
 
@@ -301,4 +305,36 @@ fn a_split_starts_from_its_origins_story_and_a_merge_lists_both_origins() {
         .map(|h| h["intent_id"].as_str().unwrap())
         .collect();
     assert_eq!(intents, ["INT-001", "INT-002", "INT-003"], "{merged:#}");
+}
+
+#[test]
+fn every_turn_gets_one_verdict_even_without_a_prompt_between_turns() {
+    let ws = workspace();
+    turn(&ws, "INT-001", "p1", "Add signing");
+    traced_write(&ws, "p1", "src/old.ts", OLD_V1, "w1");
+    traced_write(&ws, "p1", "src/sign.ts", NEW_V1, "w2");
+    // The next write names another turn, with no prompt in between.
+    traced_write(&ws, "p2", "src/old.ts", OLD_V2, "w3");
+    stop(&ws);
+    stop(&ws);
+    let verdicts: Vec<_> = ws
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "turn.verdict")
+        .map(|e| {
+            (
+                e.data["turn"].as_str().unwrap().to_string(),
+                e.data["ended_by"].as_str().unwrap().to_string(),
+                e.data["traces"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("p1".to_string(), "next turn".to_string(), 2),
+            ("p2".to_string(), "stop".to_string(), 1)
+        ],
+        "one verdict per turn, none for a stop without writes"
+    );
 }

@@ -355,7 +355,7 @@ impl Turn<'_, '_> {
     /// Ends the session's open turn, if any: appends its `turn.verdict`, the class
     /// judged over all of the turn's writes (each trace only knew the writes before
     /// it). `ended_by` says what ended it.
-    fn close_turn(&mut self, ended_by: &str) -> anyhow::Result<()> {
+    pub(super) fn close_turn(&mut self, ended_by: &str) -> anyhow::Result<()> {
         let Some(open) = self
             .state
             .session(&self.session)

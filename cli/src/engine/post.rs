@@ -119,6 +119,16 @@ impl Turn<'_, '_> {
             })
             .or_else(|| tool.use_id.clone())
             .unwrap_or_default();
+        // A write of another turn than the session's open one ends that turn (a
+        // front-end that sends no prompt between them): its verdict goes first.
+        let open_turn = self
+            .state
+            .session(&self.session)
+            .and_then(|s| s.open_turn.as_ref())
+            .map(|t| t.turn.clone());
+        if !traces.is_empty() && open_turn.is_some_and(|t| t != turn) {
+            self.close_turn("next turn")?;
+        }
         let mut block_reason = None;
         let mut prepared = match self.prefetch.take() {
             Some(started) if !traces.is_empty() => started.join().unwrap_or_default(),
