@@ -31,7 +31,7 @@ pub fn code_for(err: &anyhow::Error) -> u8 {
         }
     });
     match ledger {
-        Some(LedgerError::Corruption { .. }) => CORRUPTION,
+        Some(LedgerError::Corruption { .. } | LedgerError::Tampered { .. }) => CORRUPTION,
         Some(LedgerError::Conflict { .. } | LedgerError::Locked { .. }) => CONFLICT,
         _ => ERROR,
     }

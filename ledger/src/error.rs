@@ -41,6 +41,25 @@ pub enum LedgerError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The ledger no longer matches its head (kept outside the file): it was
+    /// emptied, cut short, rewritten, replaced, or had foreign lines appended.
+    /// Appends fail closed until a person runs `intent verify --repair`.
+    #[error(
+        "ledger {} was tampered with ({kind}, from seq {since_seq}): {detail}. Nothing will be \
+         appended until a person looks: `intent verify` shows it, `intent verify --repair` \
+         records what was lost (or sets foreign lines aside) and lets work continue",
+        path.display()
+    )]
+    Tampered {
+        /// The ledger file.
+        path: PathBuf,
+        /// `emptied`, `shortened`, `rewritten`, `replaced` or `foreign_lines`.
+        kind: &'static str,
+        /// The first seq affected.
+        since_seq: u64,
+        /// What happened, in words.
+        detail: String,
+    },
     /// An optimistic-concurrency check failed: another writer appended first.
     #[error(
         "expected the ledger to end at seq {expected}, but it ends at seq {actual}: \

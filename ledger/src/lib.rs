@@ -13,6 +13,7 @@
 mod error;
 mod event;
 pub mod gate;
+pub mod head;
 pub mod line;
 mod reader;
 pub mod spec;

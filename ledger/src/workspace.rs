@@ -179,7 +179,7 @@ pub fn latest_spec_hash(ledger: &Path) -> Result<Option<(u64, String)>> {
     Ok(None)
 }
 
-const GITIGNORE: &str = "# Derived data: rebuilt from agent_trace.jsonl at any time.\n.cache/\n";
+const GITIGNORE: &str = "# Derived data: rebuilt from agent_trace.jsonl at any time.\n.cache/\n# This clone's record of where its ledger ended (tamper evidence), and foreign\n# lines `intent verify --repair` set aside.\nagent_trace.head\nagent_trace.quarantine-*.jsonl\n";
 
 /// The example spec file `intent init` writes.
 pub const EXAMPLE_SPECS: &str = r#"# Intent specs: the requirements agents may work under.

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 use uuid::Uuid;
 
+use crate::head::Head;
+
 use crate::error::{LedgerError, Result};
 use crate::event::{kinds, NewEvent};
 use crate::line::{self, PreEncoded};
@@ -153,6 +155,10 @@ pub struct Ledger {
     unsynced: bool,
     /// Inside [`Ledger::transaction`]: `Always` syncs once when it ends, not per append.
     deferring_sync: bool,
+    /// The head of what was appended, recorded once it is synced (see [`crate::head`]).
+    pending_head: Option<Head>,
+    /// The ledger id, once known.
+    ledger_id: Option<String>,
 }
 
 impl Ledger {
@@ -178,6 +184,8 @@ impl Ledger {
             options,
             unsynced: false,
             deferring_sync: false,
+            pending_head: None,
+            ledger_id: None,
         };
         ledger.locked(|ledger| ledger.prepare_tail().map(|_| ()))?;
         Ok(ledger)
@@ -243,7 +251,17 @@ impl Ledger {
         options: AppendOptions,
     ) -> Result<Vec<Appended>> {
         let mut tail = self.prepare_tail()?;
-        self.append_at_tail(&mut tail, pre, options)
+        let done = self.append_at_tail(&mut tail, pre, options)?;
+        self.flush_head();
+        Ok(done)
+    }
+
+    /// Records the head of what was appended, once it is as durable as the ledger's
+    /// own lines (best effort: a head left behind the ledger is never a false alarm).
+    fn flush_head(&mut self) {
+        if let Some(head) = self.pending_head.take() {
+            let _ = crate::head::write(&self.path, &head);
+        }
     }
 
     /// Runs `work` while holding the ledger's exclusive lock, with the tail already
@@ -273,6 +291,7 @@ impl Ledger {
                 }
             }
         }
+        self.flush_head();
         let _ = self.file.unlock();
         result
     }
@@ -298,6 +317,7 @@ impl Ledger {
         let mut out = Vec::with_capacity(pre.iter().map(|(p, _)| p.max_line_len()).sum());
         let mut results = Vec::with_capacity(pre.len());
         let mut written_ids: Vec<(String, u64)> = Vec::new();
+        let mut last_start = tail.end;
         for (encoded, caller_id) in &pre {
             if *caller_id {
                 let earlier = written_ids
@@ -318,6 +338,7 @@ impl Ledger {
                 }
             }
             seq += 1;
+            last_start = tail.end + out.len() as u64;
             prev = line::encode(&mut out, seq, encoded, &prev);
             written_ids.push((encoded.id.clone(), seq));
             results.push(Appended {
@@ -329,6 +350,16 @@ impl Ledger {
         if !out.is_empty() {
             self.write_at(&out, tail.end)?;
             tail.end += out.len() as u64;
+            if self.ledger_id.is_none() {
+                self.ledger_id = crate::head::ledger_id(&self.file);
+            }
+            self.pending_head = Some(Head {
+                ledger_id: self.ledger_id.clone().unwrap_or_default(),
+                seq,
+                h: prev.clone(),
+                start: last_start,
+                end: tail.end,
+            });
             tail.last = Some((seq, prev));
         }
         Ok(results)
@@ -395,14 +426,46 @@ impl Ledger {
                     offset,
                     reason: reason.to_string(),
                 };
-                let view = line::inspect(&last_line).map_err(|reason| bad(reason, 0))?;
+                // A bad last line after a head is foreign (tampering), not a torn write.
+                let foreign = |error: LedgerError| match crate::head::read(&self.path) {
+                    Some(head) => {
+                        match crate::head::check(&self.file, scan.end, Some((u64::MAX, "")), &head)
+                        {
+                            Ok(Some(found)) => LedgerError::Tampered {
+                                path: self.path.clone(),
+                                kind: found.kind,
+                                since_seq: found.since_seq,
+                                detail: found.detail,
+                            },
+                            _ => error,
+                        }
+                    }
+                    None => error,
+                };
+                let view = line::inspect(&last_line).map_err(|reason| foreign(bad(reason, 0)))?;
                 if !line::hash_matches(&view) {
-                    return Err(bad("h does not match the line's bytes", view.seq));
+                    return Err(foreign(bad("h does not match the line's bytes", view.seq)));
                 }
                 let h = String::from_utf8(view.h.to_vec()).expect("checked hex");
                 Some((view.seq, h))
             }
         };
+        // The head kept outside the file: a wiped, shortened, rewritten or replaced
+        // ledger, or foreign lines, fail closed, and a wiped ledger never restarts.
+        if let Some(head) = crate::head::read(&self.path) {
+            let last_ref = last.as_ref().map(|(seq, h)| (*seq, h.as_str()));
+            if let Some(found) = crate::head::check(&self.file, scan.end, last_ref, &head)
+                .map_err(|e| LedgerError::io(&self.path, e))?
+            {
+                return Err(LedgerError::Tampered {
+                    path: self.path.clone(),
+                    kind: found.kind,
+                    since_seq: found.since_seq,
+                    detail: found.detail,
+                });
+            }
+            self.ledger_id = Some(head.ledger_id);
+        }
         let mut tail = Tail {
             end: scan.end,
             last,
@@ -438,6 +501,18 @@ impl Ledger {
         self.file
             .sync_data()
             .map_err(|e| LedgerError::io(&self.path, e))?;
+        let h_hex = h.clone();
+        self.ledger_id = Some(ledger_id.clone());
+        let _ = crate::head::write(
+            &self.path,
+            &Head {
+                ledger_id,
+                seq: 1,
+                h: h_hex,
+                start: 0,
+                end: out.len() as u64,
+            },
+        );
         Ok(Tail {
             end: out.len() as u64,
             last: Some((1, h)),

@@ -78,6 +78,8 @@ fn a_cache_from_another_ledger_is_rebuilt_and_deleting_it_loses_nothing() {
     // hash no longer matches, so the cache is rebuilt rather than trusted.
     drop(ledger);
     std::fs::remove_file(&path).unwrap();
+    // A new ledger in its place on purpose (the head would call it tampering).
+    intent_ledger::head::forget(&path).unwrap();
     let mut other = Ledger::open(&path).unwrap();
     other.append_batch(session_events(2)).unwrap();
     let second = other

@@ -19,6 +19,9 @@ fn truncation_at_every_offset_reads_a_prefix_and_repairs_on_append() {
     let work = dir.path().join("cut.jsonl");
     for cut in 0..=full.len() {
         let _ = std::fs::remove_file(debris_path(&work));
+        // Each cut stands for a crash of a fresh ledger, not for a ledger that lost
+        // lines after its head was recorded (that is tampering: test_head).
+        let _ = std::fs::remove_file(intent_ledger::head::head_path(&work));
         std::fs::write(&work, &full[..cut]).unwrap();
         let complete = line_ends.iter().filter(|&&end| end <= cut).count();
         let read: Vec<_> = read_events(&work).unwrap().map(Result::unwrap).collect();

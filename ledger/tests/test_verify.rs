@@ -87,6 +87,23 @@ fn a_corrupt_last_line_is_refused_not_truncated() {
     let starts = line_offsets(&bytes);
     bytes[starts[9] + 50] ^= 0x02;
     std::fs::write(&path, &bytes).unwrap();
+    // The head kept outside the file knew that line: it was rewritten (tampering).
+    let err = intent_ledger::Ledger::open(&path).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            LedgerError::Tampered {
+                kind: "rewritten",
+                since_seq: 10,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("intent verify --repair"));
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    // Without a head (a ledger from before heads existed) it is corruption.
+    std::fs::remove_file(intent_ledger::head::head_path(&path)).unwrap();
     let err = intent_ledger::Ledger::open(&path).unwrap_err();
     assert!(
         matches!(err, LedgerError::Corruption { seq: 10, .. }),

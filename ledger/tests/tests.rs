@@ -3,6 +3,7 @@
 mod test_append;
 mod test_compat;
 mod test_gate;
+mod test_head;
 mod test_reader;
 mod test_spec_edit;
 mod test_specs;

@@ -28,6 +28,7 @@ mod test_hook;
 mod test_lifecycle;
 mod test_mcp;
 mod test_search;
+mod test_tamper;
 mod test_why;
 mod test_why_truth;
 

@@ -102,6 +102,21 @@ fn ledger(workspace: &Workspace) -> Check {
     if !path.exists() {
         return Check::new("ledger", "fail", "no ledger; run `intent init`");
     }
+    match intent_ledger::head::check_path(&path) {
+        Ok(Some(found)) => {
+            return Check::new(
+                "ledger",
+                "fail",
+                format!(
+                    "tampered with ({}, from seq {}): {}; appends are refused until a person \
+                     runs `intent verify --repair`",
+                    found.kind, found.since_seq, found.detail
+                ),
+            )
+        }
+        Err(e) => return Check::new("ledger", "fail", format!("cannot read it: {e}")),
+        Ok(None) => {}
+    }
     match verify_path(&path) {
         Err(e) => Check::new("ledger", "fail", format!("cannot read it: {e}")),
         Ok(report) => match &report.corruption {

@@ -126,7 +126,19 @@ fn answer(config: &Config, front_end: Option<FrontEnd>) -> Value {
     };
     match catch_unwind(AssertUnwindSafe(|| engine.handle(&event))) {
         Ok(Ok(reply)) => adapter.render(&name, &reply),
-        Ok(Err(err)) => fail(adapter, &event, &name, Some(&engine), &format!("{err:#}")),
+        Ok(Err(err)) => {
+            let tampered = err.chain().any(|cause| {
+                matches!(
+                    cause.downcast_ref::<intent_ledger::LedgerError>(),
+                    Some(intent_ledger::LedgerError::Tampered { .. })
+                )
+            });
+            let why = format!("{err:#}");
+            if tampered {
+                return fail_tampered(adapter, &event, &name, &why);
+            }
+            fail(adapter, &event, &name, Some(&engine), &why)
+        }
         Err(panic) => {
             let what = panic
                 .downcast_ref::<String>()
@@ -164,6 +176,37 @@ fn hook_workspace(config: &Config, event: &HookEvent) -> Workspace {
     }
 }
 
+/// A ledger that no longer matches its head: nothing can be recorded (so no
+/// warning event either); destructive actions are refused with `ledger_tampered`,
+/// reads pass.
+fn fail_tampered(adapter: &dyn Adapter, event: &HookEvent, name: &str, why: &str) -> Value {
+    eprintln!("intent hook: {why}");
+    if event.phase == Phase::PreTool && !is_read_only(event) {
+        let reason = json!({
+            "type": "ledger_tampered",
+            "message": why,
+            "next_step": "Stop and tell the human: the ledger was tampered with. A person runs `intent verify` to see what happened and `intent verify --repair` to record it and continue. Do not touch .orchestration/ yourself.",
+        });
+        return adapter.fail_closed(
+            name,
+            &format!("intent gate: the ledger was tampered with; refusing every change until a person repairs it.\n{reason}"),
+        );
+    }
+    adapter.render(name, &Default::default())
+}
+
+fn is_read_only(event: &HookEvent) -> bool {
+    match event.tool.as_ref().map(|t| &t.action) {
+        None => true,
+        Some(Action::Read { .. } | Action::Handshake { .. }) => true,
+        Some(Action::Shell { command, .. }) => {
+            let cwd = event.cwd.clone().unwrap_or_default();
+            classify_command(command, &cwd, &cwd) == CommandClass::ReadOnly
+        }
+        Some(_) => false,
+    }
+}
+
 /// Fails closed for anything that may change the workspace, open for reads.
 fn fail(
     adapter: &dyn Adapter,
@@ -173,15 +216,7 @@ fn fail(
     why: &str,
 ) -> Value {
     eprintln!("intent hook: {why}");
-    let read_only = match event.tool.as_ref().map(|t| &t.action) {
-        None => true,
-        Some(Action::Read { .. } | Action::Handshake { .. }) => true,
-        Some(Action::Shell { command, .. }) => {
-            let cwd = event.cwd.clone().unwrap_or_default();
-            classify_command(command, &cwd, &cwd) == CommandClass::ReadOnly
-        }
-        Some(_) => false,
-    };
+    let read_only = is_read_only(event);
     if let Some(engine) = engine {
         let verdict = if read_only {
             "allowed (read-only, fail open)"

@@ -12,6 +12,7 @@ pub mod init_agents;
 pub mod log;
 pub mod mcp;
 pub mod rebuild;
+mod repair;
 pub mod search;
 pub mod select;
 pub mod show;

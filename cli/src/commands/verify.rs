@@ -11,15 +11,48 @@ use crate::exit;
 
 /// Arguments of `intent verify`.
 #[derive(Debug, Args)]
-pub struct VerifyArgs {}
+pub struct VerifyArgs {
+    /// A person's decision after tampering: set foreign lines at the end aside (a
+    /// copy is kept), or accept that events were lost or rewritten; either way the
+    /// ledger records what was done, and appends resume.
+    #[arg(long)]
+    pub repair: bool,
+}
 
 /// Verifies every line; exits 0 only when the ledger is intact, 3 when it is corrupt
 /// (and leaves a marker so appends refuse to write past the corruption).
-pub fn run(config: &Config, _args: VerifyArgs) -> anyhow::Result<u8> {
+pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
     let path = config.require_ledger()?;
     let started = Instant::now();
+    let tampering = intent_ledger::head::check_path(&path)?;
+    if args.repair {
+        return super::repair::run(config, &path, tampering);
+    }
     let report = verify_path(&path)?;
     let elapsed = started.elapsed();
+    if let Some(found) = &tampering {
+        if config.json() {
+            let mut body = serde_json::to_value(&report)?;
+            body["intact"] = json!(false);
+            body["tampering"] = serde_json::to_value(found)?;
+            println!("{body}");
+        } else {
+            println!(
+                "Ledger TAMPERED ({}, from seq {}): {}.\nAppends are refused. A person decides: \
+                 `intent verify --repair` records what happened{} and lets work continue.",
+                found.kind,
+                found.since_seq,
+                found.detail,
+                if found.kind == "foreign_lines" {
+                    " (the foreign lines are moved aside, a copy kept)"
+                } else {
+                    " (lost events cannot be brought back from here: restore the ledger from a \
+                     copy first if you have one)"
+                }
+            );
+        }
+        return Ok(exit::CORRUPTION);
+    }
     if let Some(bad) = &report.corruption {
         mark_corrupt(&path, bad)?;
     }
