@@ -22,6 +22,7 @@ mod test_doctor;
 mod test_export;
 mod test_fixtures;
 mod test_frontends;
+mod test_gate_adversarial;
 mod test_gemini;
 mod test_gemini_harness;
 mod test_hook;

@@ -31,18 +31,38 @@ pub fn workspace_relative(root: &Path, cwd: &Path, raw: &str) -> Result<String, 
     Ok(text.replace('\\', "/"))
 }
 
+/// Links followed at most, as the kernel does (ELOOP beyond).
+const MAX_LINKS: usize = 40;
+
 /// Canonicalizes the longest existing ancestor and re-attaches the rest, so a path
 /// to a file that does not exist yet still has its symlinked directories resolved.
+/// A dangling symlink on the way is followed to its target too: a write through it
+/// lands there, so the target is what the gate must judge.
 fn resolve_symlinks(path: &Path) -> PathBuf {
+    resolve_within(path, 0)
+}
+
+fn resolve_within(path: &Path, links: usize) -> PathBuf {
     let mut existing = path.to_path_buf();
     let mut rest = Vec::new();
     loop {
-        if let Ok(canonical) = existing.canonicalize() {
-            let mut out = canonical;
+        let reattach = |mut out: PathBuf, rest: &[std::ffi::OsString]| {
             for part in rest.iter().rev() {
                 out.push(part);
             }
-            return out;
+            out
+        };
+        if let Ok(canonical) = existing.canonicalize() {
+            return reattach(canonical, &rest);
+        }
+        let dangling = existing
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink());
+        if dangling && links < MAX_LINKS {
+            if let (Ok(target), Some(parent)) = (std::fs::read_link(&existing), existing.parent()) {
+                let followed = resolve_within(&lexical(&parent.join(target)), links + 1);
+                return reattach(followed, &rest);
+            }
         }
         match (
             existing.file_name().map(|n| n.to_os_string()),
@@ -60,6 +80,33 @@ fn resolve_symlinks(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dangling_symlink_is_judged_by_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::create_dir_all(root.join(".orchestration")).unwrap();
+        std::os::unix::fs::symlink(
+            "../.orchestration/.intentignore",
+            root.join("src/ignore.ts"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("/etc/not-there", root.join("src/out.ts")).unwrap();
+        std::os::unix::fs::symlink("loop-b", root.join("src/loop-a")).unwrap();
+        std::os::unix::fs::symlink("loop-a", root.join("src/loop-b")).unwrap();
+        let rel = |raw: &str| workspace_relative(&root, &root, raw);
+        assert_eq!(
+            rel("src/ignore.ts").unwrap(),
+            ".orchestration/.intentignore"
+        );
+        assert!(matches!(
+            rel("src/out.ts"),
+            Err(PathProblem::OutsideWorkspace(_))
+        ));
+        // A link cycle ends (and is judged where the cycle stands).
+        assert!(rel("src/loop-a").unwrap().starts_with("src/loop-"));
+    }
 
     #[test]
     fn normalizes_relative_absolute_dots_and_symlinks() {
