@@ -10,6 +10,10 @@ use uuid::Uuid;
 
 use crate::head::Head;
 
+mod tail;
+pub use tail::{debris_path, mark_corrupt, marker_path};
+use tail::{find_id, scan_tail};
+
 use crate::error::{LedgerError, Result};
 use crate::event::{kinds, NewEvent};
 use crate::line::{self, PreEncoded};
@@ -607,133 +611,4 @@ impl Drop for Ledger {
     fn drop(&mut self) {
         let _ = self.sync();
     }
-}
-
-/// Path of the side file that keeps torn-tail debris.
-pub fn debris_path(ledger: &Path) -> PathBuf {
-    sibling(ledger, ".debris")
-}
-
-/// Path of the marker `intent verify` leaves when it finds corruption; while it
-/// exists, every append re-verifies the whole ledger first.
-pub fn marker_path(ledger: &Path) -> PathBuf {
-    sibling(ledger, ".corrupt")
-}
-
-fn sibling(ledger: &Path, suffix: &str) -> PathBuf {
-    let mut name = ledger.file_name().unwrap_or_default().to_os_string();
-    name.push(suffix);
-    ledger.with_file_name(name)
-}
-
-/// Records a corruption found by a full verification so that appends refuse to write
-/// past it even though they only check the tail themselves.
-pub fn mark_corrupt(ledger: &Path, bad: &verify::CorruptionInfo) -> Result<()> {
-    let marker = marker_path(ledger);
-    let body = serde_json::to_vec_pretty(bad).expect("serialize marker");
-    std::fs::write(&marker, body).map_err(|e| LedgerError::io(&marker, e))
-}
-
-struct TailScan {
-    end: u64,
-    last_line: Option<Vec<u8>>,
-    last_line_offset: u64,
-}
-
-/// Reads backwards from `len` to find the last newline and the complete line before it.
-fn scan_tail(path: &Path, file: &File, len: u64, max_line: usize) -> Result<TailScan> {
-    const CHUNK: u64 = 64 * 1024;
-    // Bytes read so far, from `start` to `len`.
-    let mut start = len;
-    let mut buf: Vec<u8> = Vec::new();
-    let mut end: Option<u64> = None;
-    loop {
-        if let Some(end) = end {
-            // Look for the newline before the last complete line.
-            let upto = (end - start) as usize - 1;
-            if let Some(i) = memchr::memrchr(b'\n', &buf[..upto]) {
-                let offset = start + i as u64 + 1;
-                return Ok(TailScan {
-                    end,
-                    last_line: Some(buf[i + 1..upto].to_vec()),
-                    last_line_offset: offset,
-                });
-            }
-            if start == 0 {
-                return Ok(TailScan {
-                    end,
-                    last_line: Some(buf[..upto].to_vec()),
-                    last_line_offset: 0,
-                });
-            }
-            if end - start > max_line as u64 + CHUNK {
-                return Err(LedgerError::Corruption {
-                    path: path.to_path_buf(),
-                    seq: 0,
-                    offset: start,
-                    reason: format!("last line is longer than {max_line} bytes"),
-                });
-            }
-        } else if start == 0 {
-            return Ok(TailScan {
-                end: 0,
-                last_line: None,
-                last_line_offset: 0,
-            });
-        }
-        let read_from = start.saturating_sub(CHUNK);
-        let mut chunk = vec![0u8; (start - read_from) as usize];
-        file.read_exact_at(&mut chunk, read_from)
-            .map_err(|e| LedgerError::io(path, e))?;
-        if end.is_none() {
-            if let Some(i) = memchr::memrchr(b'\n', &chunk) {
-                end = Some(read_from + i as u64 + 1);
-            }
-        }
-        chunk.extend_from_slice(&buf);
-        buf = chunk;
-        start = read_from;
-    }
-}
-
-/// Looks for an event with envelope id `id` in `[0, end)`, newest first, because
-/// retries follow their original closely. `end` is a line boundary.
-fn find_id(path: &Path, file: &File, end: u64, id: &str) -> Result<Option<u64>> {
-    let needle = format!(r#","id":"{id}","#);
-    let finder = memchr::memmem::Finder::new(needle.as_bytes());
-    let mut chunk_len: u64 = 4 * 1024 * 1024;
-    let mut hi = end;
-    let mut buf = Vec::new();
-    while hi > 0 {
-        let lo = hi.saturating_sub(chunk_len);
-        buf.resize((hi - lo) as usize, 0);
-        file.read_exact_at(&mut buf, lo)
-            .map_err(|e| LedgerError::io(path, e))?;
-        // Only whole lines: the partial first line belongs to the next (earlier) chunk.
-        let skip = if lo == 0 {
-            0
-        } else {
-            match memchr::memchr(b'\n', &buf) {
-                Some(i) => i + 1,
-                None => {
-                    chunk_len *= 2;
-                    continue;
-                }
-            }
-        };
-        let region = &buf[skip..];
-        for pos in finder.find_iter(region) {
-            let line_start = memchr::memrchr(b'\n', &region[..pos]).map_or(0, |i| i + 1);
-            let line_end = memchr::memchr(b'\n', &region[pos..]).map_or(region.len(), |i| pos + i);
-            let candidate = &region[line_start..line_end];
-            // A match inside `data` is not the envelope id.
-            if line::envelope_id(candidate) == Some(id.as_bytes()) {
-                if let Ok(view) = line::inspect(candidate) {
-                    return Ok(Some(view.seq));
-                }
-            }
-        }
-        hi = lo + skip as u64;
-    }
-    Ok(None)
 }
