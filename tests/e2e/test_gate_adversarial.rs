@@ -48,3 +48,25 @@ fn a_write_through_a_dangling_symlink_in_scope_is_judged_by_its_target() {
     let reply = write_reply(&ws, "src/away.ts");
     assert!(reply.contains("deny"), "{reply}");
 }
+
+#[test]
+fn a_refused_command_is_stored_with_its_secrets_redacted() {
+    let ws = TestWorkspace::new();
+    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
+    let secret = "ghp_AbCdEfGhIjKlMnOpQrStUvWx1234";
+    let command = format!("git push https://bot:{secret}@example.com/repo.git && rm -rf src");
+    let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(),
+        "tool_name": "Bash", "tool_use_id": "b1", "tool_input": {"command": command}});
+    let (reply, _) = hook(&ws, payload.to_string().as_bytes());
+    assert!(reply.to_string().contains("deny"), "{reply}");
+    let ledger = std::fs::read_to_string(ws.ledger()).unwrap();
+    assert!(
+        ledger.contains("attempted_command"),
+        "the refusal is recorded"
+    );
+    assert!(
+        !ledger.contains(secret),
+        "no secret in the ledger:\n{ledger}"
+    );
+    assert!(!ledger.contains("bot:"), "no URL credentials in the ledger");
+}

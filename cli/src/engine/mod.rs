@@ -489,6 +489,10 @@ impl Turn<'_, '_> {
         }
         if let Some(reason) = &decision.reason {
             base["reason"] = serde_json::to_value(reason)?;
+            // The refused command is stored too: it passes the redactor like the rest.
+            if let Some(command) = base["reason"]["attempted_command"].as_str() {
+                base["reason"]["attempted_command"] = json!(lessons::redact(command));
+            }
         }
         self.append(kinds::TOOL_PRE, base)?;
         if matches!(&tool.action, Action::Shell { .. })
