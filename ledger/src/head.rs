@@ -67,15 +67,28 @@ pub fn head_path(ledger: &Path) -> PathBuf {
 /// Reads the head (`None`: none recorded, or unreadable).
 pub fn read(ledger: &Path) -> Option<Head> {
     let bytes = std::fs::read(head_path(ledger)).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    serde_json::from_slice(bytes.trim_ascii_end()).ok()
 }
 
-/// Records the head (written aside and renamed: never half a head).
+/// Size of the head record: the JSON, padded with spaces.
+const RECORD: usize = 384;
+
+/// Records the head: one positioned write of a fixed-size record over the previous
+/// one (no new file, no rename: this runs on every append). The record is smaller
+/// than a disk sector, so it lands whole; a head that does not parse is read as no
+/// head, which can only miss tampering, never invent it.
 pub fn write(ledger: &Path, head: &Head) -> std::io::Result<()> {
-    let path = head_path(ledger);
-    let tmp = path.with_extension(format!("head.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, serde_json::to_vec(head).expect("a head serializes"))?;
-    std::fs::rename(&tmp, &path)
+    let mut record = serde_json::to_vec(head).expect("a head serializes");
+    if record.len() > RECORD {
+        return Err(std::io::Error::other("head record too long"));
+    }
+    record.resize(RECORD, b' ');
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(head_path(ledger))?;
+    file.write_all_at(&record, 0)
 }
 
 /// Reads `len` bytes at `offset` (fewer at the end of the file).

@@ -212,6 +212,18 @@ impl Lineage {
     /// Records a (new) judgement of a turn's class on every entry of the turn;
     /// `last` (its verdict) closes the turn.
     fn judge_turn(&mut self, turn: &str, class: &str, last: bool) {
+        // Most traces keep their turn's class: nothing to touch, nothing to copy.
+        let unchanged = self
+            .core
+            .open_turns
+            .get(turn)
+            .is_none_or(|t| t.class == class);
+        if unchanged {
+            if last {
+                self.core.open_turns.remove(turn);
+            }
+            return;
+        }
         let open = match last {
             true => self.core.open_turns.remove(turn),
             false => self.core.open_turns.get(turn).cloned(),
@@ -219,13 +231,11 @@ impl Lineage {
         let Some(open) = open else {
             return;
         };
-        if open.class != class {
-            for path in &open.paths {
-                set_turn_class(self.shard(path), turn, class);
-            }
-            if let Some(entry) = self.core.open_turns.get_mut(turn) {
-                entry.class = class.to_string();
-            }
+        for path in &open.paths {
+            set_turn_class(self.shard(path), turn, class);
+        }
+        if let Some(entry) = self.core.open_turns.get_mut(turn) {
+            entry.class = class.to_string();
         }
     }
 
