@@ -44,8 +44,11 @@ fn lines(ws: &TestWorkspace) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// A way to damage a ledger, with the kind of tampering it must be reported as.
+type Tampering = (&'static str, fn(&TestWorkspace));
+
 /// Every way to damage the ledger that a hash chain alone cannot see.
-fn tamperings() -> Vec<(&'static str, fn(&TestWorkspace))> {
+fn tamperings() -> Vec<Tampering> {
     vec![
         ("emptied", |ws| std::fs::write(ws.ledger(), b"").unwrap()),
         ("shortened", |ws| {
