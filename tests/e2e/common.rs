@@ -184,3 +184,13 @@ pub fn assert_state_equals_rebuild(ws: &TestWorkspace) {
         .unwrap();
     assert_eq!(cached, rebuilt);
 }
+
+/// One IN_PROGRESS intent, INT-001, owning `src/**`: the spec file of tests that need
+/// a single usable intent.
+pub const SRC_INTENT: &str = "active_intents:
+  - id: INT-001
+    name: Signing
+    status: IN_PROGRESS
+    owned_scope: [\"src/**\"]
+    acceptance_criteria: [a]
+";

@@ -3,16 +3,8 @@
 
 use serde_json::json;
 
-use crate::common::{hook, TestWorkspace};
+use crate::common::{hook, TestWorkspace, SRC_INTENT as SPECS};
 use crate::test_why::turn;
-
-const SPECS: &str = "active_intents:
-  - id: INT-001
-    name: Signing
-    status: IN_PROGRESS
-    owned_scope: [\"src/**\"]
-    acceptance_criteria: [a]
-";
 
 fn write_reply(ws: &TestWorkspace, path: &str) -> String {
     let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(),

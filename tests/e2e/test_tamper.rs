@@ -6,16 +6,8 @@
 
 use serde_json::{json, Value};
 
-use crate::common::{hook, stderr, stdout, traced_write, TestWorkspace};
+use crate::common::{hook, stderr, stdout, traced_write, TestWorkspace, SRC_INTENT as SPECS};
 use crate::test_why::turn;
-
-const SPECS: &str = "active_intents:
-  - id: INT-001
-    name: Signing
-    status: IN_PROGRESS
-    owned_scope: [\"src/**\"]
-    acceptance_criteria: [a]
-";
 
 /// A workspace whose ledger holds a few turns of real hook events.
 fn worked() -> TestWorkspace {
