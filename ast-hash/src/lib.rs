@@ -146,8 +146,8 @@ pub use classify::{
 pub use hash::Hash128;
 pub use lang::{language_for_path, BlockKind};
 pub use matching::{match_blocks, BlockMatch, BlockRef, LineageEvent, MatchedBy};
-pub use origins::{find_origins, Origin, OriginKind, MIN_SHARE, MIN_TOKENS};
 pub use model::{Block, BlockHashes, FileAnalysis, Lines, ParseError, ParseErrorKind, SourceFile};
+pub use origins::{find_origins, Origin, OriginKind, MIN_SHARE, MIN_TOKENS};
 pub use prepared::Prepared;
 pub use report::{declared_mismatch, ApiChange, ApiChangeKind};
 pub use text::TextRule;
