@@ -160,6 +160,24 @@ impl FileAnalysis {
         Hash128(out)
     }
 
+    /// Returns the keys of every block, in order (see [`Self::block_key`]), in one
+    /// pass.
+    pub fn block_keys(&self) -> Vec<String> {
+        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        self.blocks
+            .iter()
+            .map(|b| {
+                let n = seen.entry(b.qualified_name.as_str()).or_default();
+                *n += 1;
+                if *n == 1 {
+                    b.qualified_name.clone()
+                } else {
+                    format!("{}#{}", b.qualified_name, n)
+                }
+            })
+            .collect()
+    }
+
     /// Returns the key naming block `index` within its file: its qualified name,
     /// followed by `#2`, `#3`, … for the second, third, … block of that name in
     /// source order (overload signatures, duplicate members). Unlike the bare name,

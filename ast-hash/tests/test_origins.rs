@@ -90,4 +90,5 @@ fn comment_and_whitespace_edits_are_reformats_and_keys_are_unique() {
         .map(|i| overloads.block_key(i))
         .collect();
     assert_eq!(keys, ["f", "f#2", "f#3"]);
+    assert_eq!(overloads.block_keys(), keys);
 }

@@ -141,36 +141,44 @@ pub fn check(
             ),
         );
     };
-    if ledger_id(file).as_deref() != Some(head.ledger_id.as_str()) {
-        return found(
-            "replaced",
-            1,
-            format!(
-                "the ledger file is another ledger (id {}…), not the one this workspace kept \
-                 (id {}…, {} events)",
-                ledger_id(file).unwrap_or_default().get(..12).unwrap_or("?"),
-                head.ledger_id.get(..12).unwrap_or("?"),
-                head.seq
-            ),
-        );
-    }
-    if last_seq < head.seq {
-        return found(
-            "shortened",
-            last_seq + 1,
-            format!(
-                "the ledger ends at seq {last_seq}, but it had reached seq {}: events {}–{} are gone",
-                head.seq,
-                last_seq + 1,
-                head.seq
-            ),
-        );
-    }
-    let at_head = read_at(file, head.start, (head.end - head.start) as usize)?;
-    let intact = at_head.last() == Some(&b'\n')
-        && line::inspect(&at_head[..at_head.len() - 1])
-            .is_ok_and(|v| v.seq == head.seq && v.h == head.h.as_bytes() && line::hash_matches(&v));
+    // The line at the head, intact, vouches for the whole chain before it (its `h`
+    // covers its `prev`): the common case costs one small read. Only a ledger that
+    // fails it has its id read, to tell a replaced ledger from a damaged one.
+    let intact = last_seq >= head.seq && {
+        let at_head = read_at(file, head.start, (head.end - head.start) as usize)?;
+        at_head.last() == Some(&b'\n')
+            && line::inspect(&at_head[..at_head.len() - 1]).is_ok_and(|v| {
+                v.seq == head.seq && v.h == head.h.as_bytes() && line::hash_matches(&v)
+            })
+    };
     if !intact {
+        let id = ledger_id(file).unwrap_or_default();
+        if id != head.ledger_id {
+            return found(
+                "replaced",
+                1,
+                format!(
+                    "the ledger file is another ledger (id {}…), not the one this workspace \
+                     kept (id {}…, {} events)",
+                    id.get(..12).unwrap_or("?"),
+                    head.ledger_id.get(..12).unwrap_or("?"),
+                    head.seq
+                ),
+            );
+        }
+        if last_seq < head.seq {
+            return found(
+                "shortened",
+                last_seq + 1,
+                format!(
+                    "the ledger ends at seq {last_seq}, but it had reached seq {}: events {}–{} \
+                     are gone",
+                    head.seq,
+                    last_seq + 1,
+                    head.seq
+                ),
+            );
+        }
         return found(
             "rewritten",
             head.seq,

@@ -16,7 +16,7 @@
 //! A block no phase maps has no traced change: it predates the ledger, or was
 //! written outside it.
 
-use std::collections::BTreeSet;
+use std::collections::{HashMap, VecDeque};
 
 use intent_ast_hash::{FileAnalysis, SourceFile};
 use intent_ledger::Workspace;
@@ -153,12 +153,13 @@ pub fn locate<'a>(
 
 /// For each block of `analysis`, the index of the traced block it is.
 fn map_blocks(analysis: &FileAnalysis, traced: &[&BlockState]) -> Vec<Option<usize>> {
+    let keys = analysis.block_keys();
     let now: Vec<Keys> = analysis
         .blocks
         .iter()
-        .enumerate()
-        .map(|(i, b)| Keys {
-            key: analysis.block_key(i),
+        .zip(keys)
+        .map(|(b, key)| Keys {
+            key,
             name: b.qualified_name.clone(),
             kind: b.kind.as_str().to_string(),
             text: analysis.block_text_hash(b).to_string(),
@@ -166,31 +167,49 @@ fn map_blocks(analysis: &FileAnalysis, traced: &[&BlockState]) -> Vec<Option<usi
             alpha: b.hashes.alpha.to_string(),
         })
         .collect();
-    let mut mapping = vec![None; now.len()];
-    let mut taken = BTreeSet::new();
-    type Phase = fn(&Keys, &BlockState) -> bool;
+    let was: Vec<Keys> = traced
+        .iter()
+        .map(|s| Keys {
+            key: s.key.clone(),
+            name: s.name.clone(),
+            kind: s.kind.clone(),
+            text: s.text.clone(),
+            exact: s.exact.clone(),
+            alpha: s.alpha.clone(),
+        })
+        .collect();
+    // Each phase pairs blocks whose two key parts are equal; a traced block recorded
+    // before text hashes existed has no text to match on.
+    type Phase = fn(&Keys) -> Option<(&str, &str)>;
     let phases: [Phase; 8] = [
-        |k, s| !s.text.is_empty() && s.text == k.text && s.key == k.key,
-        |k, s| !s.text.is_empty() && s.text == k.text && s.name == k.name,
-        |k, s| s.exact == k.exact && s.name == k.name,
-        |k, s| s.alpha == k.alpha && s.name == k.name,
-        |k, s| !s.text.is_empty() && s.text == k.text,
-        |k, s| s.exact == k.exact,
-        |k, s| s.alpha == k.alpha,
-        |k, s| s.kind == k.kind && s.name == k.name,
+        |k| (!k.text.is_empty()).then_some((k.text.as_str(), k.key.as_str())),
+        |k| (!k.text.is_empty()).then_some((k.text.as_str(), k.name.as_str())),
+        |k| Some((k.exact.as_str(), k.name.as_str())),
+        |k| Some((k.alpha.as_str(), k.name.as_str())),
+        |k| (!k.text.is_empty()).then_some((k.text.as_str(), "")),
+        |k| Some((k.exact.as_str(), "")),
+        |k| Some((k.alpha.as_str(), "")),
+        |k| Some((k.kind.as_str(), k.name.as_str())),
     ];
+    let mut mapping = vec![None; now.len()];
+    let mut taken = vec![false; was.len()];
     for phase in phases {
+        // Untaken traced blocks by key, in their order: each lookup takes the first.
+        let mut index: HashMap<(&str, &str), VecDeque<usize>> = HashMap::new();
+        for (j, keys) in was.iter().enumerate() {
+            if let (false, Some(key)) = (taken[j], phase(keys)) {
+                index.entry(key).or_default().push_back(j);
+            }
+        }
         for (i, keys) in now.iter().enumerate() {
             if mapping[i].is_some() {
                 continue;
             }
-            let found = traced
-                .iter()
-                .enumerate()
-                .find(|(j, s)| !taken.contains(j) && phase(keys, s))
-                .map(|(j, _)| j);
+            let found = phase(keys)
+                .and_then(|key| index.get_mut(&key))
+                .and_then(VecDeque::pop_front);
             if let Some(j) = found {
-                taken.insert(j);
+                taken[j] = true;
                 mapping[i] = Some(j);
             }
         }
@@ -198,6 +217,7 @@ fn map_blocks(analysis: &FileAnalysis, traced: &[&BlockState]) -> Vec<Option<usi
     mapping
 }
 
+/// The keys a block is matched by, as strings on both sides.
 struct Keys {
     key: String,
     name: String,
