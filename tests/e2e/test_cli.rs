@@ -243,6 +243,7 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         // The query tour: the moved helper's lineage, blame, search, map, bench.
         "moved from src/auth/jwt.ts INT-001",
         "INT-001   #28     verify",
+        "tampered (shortened, from seq",
         "[scope]_violation",
         "| `src/auth/expiry.ts` | `expiresAt` | function | 1–3 |",
         "Agent Trace v0.1.0 records",

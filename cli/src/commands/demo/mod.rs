@@ -194,6 +194,27 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     }
     say("(the demo workspace itself is untouched)");
 
+    step("7b. Someone drops the newest events: the head kept outside the ledger notices");
+    // On a copy of the ledger and its head in a scratch directory (removed at once).
+    let scratch = tempfile::tempdir()?;
+    let copy = scratch.path().join("agent_trace.jsonl");
+    let whole = std::fs::read(&ledger_path)?;
+    std::fs::copy(
+        intent_ledger::head::head_path(&ledger_path),
+        intent_ledger::head::head_path(&copy),
+    )?;
+    let ends: Vec<usize> = (0..whole.len()).filter(|&i| whole[i] == b'\n').collect();
+    let cut = ends.len().saturating_sub(4).max(1);
+    std::fs::write(&copy, &whole[..ends[cut - 1] + 1])?;
+    if let Some(found) = intent_ledger::head::check_path(&copy)? {
+        say(&format!(
+            "on a copy with its last 4 events cut off (it still verifies line by line): \
+             tampered ({}, from seq {}): {}",
+            found.kind, found.since_seq, found.detail
+        ));
+        say("hooks then refuse every change (ledger_tampered) until a person runs `intent verify --repair`");
+    }
+
     step("8. Ask the ledger: why, blame, search, the intent map, export, rebuild, bench");
     queries::ask(&bin, &root)?;
 
