@@ -13,6 +13,7 @@
 pub mod command;
 pub mod paths;
 pub mod policy;
+pub mod shell;
 
 use std::io::Read;
 use std::path::Path;

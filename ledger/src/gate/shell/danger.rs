@@ -1,0 +1,119 @@
+//! Commands dangerous whatever the intent: they act on the machine, outside the
+//! workspace, or on the workspace as a whole.
+
+use std::path::{Path, PathBuf};
+
+use super::ShellAnalysis;
+
+/// `:(){ :|:& };:` and its spacings.
+pub(super) fn fork_bomb(text: &str, out: &mut ShellAnalysis) {
+    let squashed: String = text.split_whitespace().collect();
+    if squashed.contains(":(){:|:&") || squashed.contains(":(){") && squashed.contains(":|:") {
+        out.danger("a fork bomb");
+    }
+}
+
+/// A write target outside the workspace, or a recursive one that covers the
+/// workspace, a home directory or `/`.
+pub(super) fn write_outside(
+    path: &Path,
+    raw: &str,
+    recursive: bool,
+    by: &str,
+    root: &Path,
+    out: &mut ShellAnalysis,
+) {
+    let covers = |p: &Path| root.starts_with(p) || p == Path::new("/") || is_home(p);
+    let everything_in = path.file_name().is_some_and(|n| n == "*")
+        && path.parent().is_some_and(covers);
+    if recursive && (covers(path) || everything_in) {
+        out.danger(format!(
+            "`{by} -r {raw}` deletes the workspace, a home directory or /"
+        ));
+    } else if !path.starts_with(root) {
+        out.danger(format!("`{by}` writes outside the workspace ({raw})"));
+    }
+}
+
+/// A destination directory outside the workspace (`cp -t /tmp`, `mv x ~/`).
+pub(super) fn write_outside_dir(
+    path: Option<&Path>,
+    raw: &str,
+    by: &str,
+    root: &Path,
+    out: &mut ShellAnalysis,
+) {
+    if let Some(path) = path {
+        if !path.starts_with(root) {
+            out.danger(format!("`{by}` writes outside the workspace ({raw})"));
+        }
+    }
+}
+
+fn is_home(path: &Path) -> bool {
+    let text = path.to_string_lossy();
+    text == "/root"
+        || (text.starts_with("/home/") && !text["/home/".len()..].contains('/'))
+        || std::env::var_os("HOME").is_some_and(|h| Path::new(&h) == path)
+}
+
+/// Programs that act on the machine, not the workspace.
+pub(super) fn machine_wide(program: &str, _args: &[super::Word], out: &mut ShellAnalysis) {
+    if program.starts_with("mkfs")
+        || matches!(
+            program,
+            "fdisk" | "parted" | "wipefs" | "shutdown" | "reboot" | "halt" | "poweroff" | "init"
+        )
+    {
+        out.danger(format!("`{program}` acts on the machine, not the workspace"));
+    }
+}
+
+/// Most paths one glob expands to for checking.
+const MAX_GLOB_PATHS: usize = 2000;
+
+/// The existing paths a glob matches (as the shell would expand it), bounded.
+/// Components are matched one at a time; `*` does not match a leading dot.
+pub(super) fn expand_glob(pattern: &Path) -> Vec<PathBuf> {
+    let mut current = vec![PathBuf::from("/")];
+    for component in pattern.components().skip(1) {
+        let part = component.as_os_str().to_string_lossy();
+        let is_glob = part.contains(['*', '?', '[']);
+        let mut next = Vec::new();
+        for base in &current {
+            if !is_glob {
+                next.push(base.join(&*part));
+                continue;
+            }
+            let Ok(matcher) = globset::GlobBuilder::new(&part)
+                .literal_separator(true)
+                .build()
+                .map(|g| g.compile_matcher())
+            else {
+                continue;
+            };
+            let Ok(entries) = std::fs::read_dir(base) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with('.') && !part.starts_with('.') {
+                    continue;
+                }
+                if matcher.is_match(&*name) {
+                    next.push(base.join(&*name));
+                    if next.len() >= MAX_GLOB_PATHS {
+                        break;
+                    }
+                }
+            }
+        }
+        current = next;
+        if current.is_empty() {
+            break;
+        }
+    }
+    current.retain(|p| p.symlink_metadata().is_ok());
+    current
+}

@@ -1,0 +1,524 @@
+//! Commands that carry a program of their own — `sed` and `awk` scripts, `find`
+//! actions, `xargs`, wrappers (`env`, `sudo`, `timeout` …) and shells' `-c`
+//! strings — and what a pipeline stage feeds the next one.
+
+use tree_sitter::Node;
+
+use super::commands::{command_after_options, split_options, Arg};
+use super::words::{unescape_double_quoted, unescape_unquoted, ShellScope, Word};
+use super::{text, Stdin, Walker};
+
+/// What a pipeline stage writes to the next one, as far as it is known: the words
+/// `echo`/`printf` print, and whether the bytes were downloaded.
+pub(super) fn stage_output(
+    stage: Node,
+    src: &str,
+    _scope: &ShellScope,
+    stdin: &Stdin,
+    _walker: &Walker,
+) -> Stdin {
+    let command = if stage.kind() == "redirected_statement" {
+        stage.child_by_field_name("body")
+    } else {
+        Some(stage)
+    }
+    .filter(|c| c.kind() == "command");
+    let Some(command) = command else {
+        return Stdin {
+            words: None,
+            downloaded: stdin.downloaded || text(stage, src).contains("curl") || text(stage, src).contains("wget"),
+        };
+    };
+    let name = command
+        .child_by_field_name("name")
+        .map(|n| text(n, src).rsplit('/').next().unwrap_or("").to_string())
+        .unwrap_or_default();
+    let downloaded = stdin.downloaded || matches!(name.as_str(), "curl" | "wget" | "fetch");
+    let words = matches!(name.as_str(), "echo" | "printf")
+        .then(|| {
+            let mut cursor = command.walk();
+            let args: Option<Vec<String>> = command
+                .children_by_field_name("argument", &mut cursor)
+                .map(|arg| literal(arg, src))
+                .collect();
+            args
+        })
+        .flatten()
+        .map(|mut args| {
+            if name == "printf" && args.first().is_some_and(|f| f.contains('%')) {
+                args.remove(0);
+            }
+            args.iter()
+                .flat_map(|a| a.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                .filter(|a| !(name == "echo" && (a == "-n" || a == "-e")))
+                .map(|a| Word::literal(a.replace("\\n", "")))
+                .collect()
+        });
+    Stdin { words, downloaded }
+}
+
+/// The text of a word node without expansions, `None` when it has any.
+fn literal(node: Node, src: &str) -> Option<String> {
+    match node.kind() {
+        "word" => Some(unescape_unquoted(text(node, src)).0),
+        "raw_string" => {
+            let raw = text(node, src);
+            Some(raw.get(1..raw.len().saturating_sub(1))?.to_string())
+        }
+        "string" if node.named_children(&mut node.walk()).all(|c| c.kind() == "string_content") => {
+            let raw = text(node, src);
+            Some(unescape_double_quoted(raw.get(1..raw.len().saturating_sub(1))?))
+        }
+        "number" => Some(text(node, src).to_string()),
+        _ => None,
+    }
+}
+
+/// `sed`: `-i` writes its files; a script's `w` command or `s///w` flag writes a
+/// file; an `e` command or `s///e` flag runs one.
+pub(super) fn sed(walker: &mut Walker, program: &str, args: &[Word], scope: &ShellScope) {
+    let split = split_options(args, "efl", &["--expression", "--file", "--line-length"]);
+    let mut scripts: Vec<Word> = Vec::new();
+    let mut in_place = false;
+    let mut operands = Vec::new();
+    for arg in &split {
+        match arg {
+            Arg::Flag(name, Some(value)) if name == "-e" || name == "--expression" => {
+                scripts.push(value.clone())
+            }
+            Arg::Flag(name, _) if name == "-f" || name == "--file" => {
+                walker
+                    .out
+                    .opaque(format!("`{program} -f` runs a script file that is not analysed"));
+                return;
+            }
+            Arg::Flag(name, _) if name == "-i" || name == "--in-place" || name == "-I" => {
+                in_place = true
+            }
+            Arg::Flag(..) => {}
+            Arg::Operand(word) => operands.push(word.clone()),
+        }
+    }
+    if scripts.is_empty() && !operands.is_empty() {
+        scripts.push(operands.remove(0));
+    }
+    for script in &scripts {
+        let Some(script) = script.text() else {
+            walker
+                .out
+                .opaque(format!("`{program}` runs a script only known when it runs"));
+            return;
+        };
+        match sed_script_files(script) {
+            Ok(files) => {
+                for file in files {
+                    walker.write_target(&file, false, false, &format!("{program} w"), scope);
+                }
+            }
+            Err(why) => walker.out.opaque(format!("`{program}` script: {why}")),
+        }
+    }
+    if in_place {
+        let by = format!("{program} -i");
+        walker.targets(&operands, false, &by, scope);
+    }
+}
+
+/// Files a sed script writes; an error for commands that run programs or that this
+/// reader does not know.
+fn sed_script_files(script: &str) -> Result<Vec<String>, String> {
+    let chars: Vec<char> = script.chars().collect();
+    let mut files = Vec::new();
+    let mut i = 0;
+    let to_line_end = |i: &mut usize| -> String {
+        let start = *i;
+        while *i < chars.len() && chars[*i] != '\n' {
+            *i += 1;
+        }
+        chars[start..*i].iter().collect::<String>().trim().to_string()
+    };
+    // Skips a delimited part (`/re/`), honouring backslash escapes.
+    let delimited = |i: &mut usize, delim: char| -> Result<(), String> {
+        while *i < chars.len() {
+            match chars[*i] {
+                '\\' => *i += 2,
+                c if c == delim => {
+                    *i += 1;
+                    return Ok(());
+                }
+                _ => *i += 1,
+            }
+        }
+        Err("an unterminated expression".into())
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() || c == ';' || c == '{' || c == '}' || c == '!' {
+            i += 1;
+            continue;
+        }
+        // Addresses.
+        if c.is_ascii_digit() || c == '$' || c == ',' || c == '~' || c == '+' {
+            i += 1;
+            continue;
+        }
+        if c == '/' {
+            i += 1;
+            delimited(&mut i, '/')?;
+            while i < chars.len() && (chars[i] == 'I' || chars[i] == 'M') {
+                i += 1;
+            }
+            continue;
+        }
+        if c == '\\' && i + 1 < chars.len() {
+            let delim = chars[i + 1];
+            i += 2;
+            delimited(&mut i, delim)?;
+            continue;
+        }
+        i += 1;
+        match c {
+            '#' | ':' | 'a' | 'i' | 'c' | 'r' | 'R' | 'b' | 't' | 'T' | 'v' => {
+                // Labels, text and files read: up to the end of the line (labels
+                // and branches also end at `;`).
+                if matches!(c, 'b' | 't' | 'T' | 'v') {
+                    while i < chars.len() && chars[i] != ';' && chars[i] != '\n' && chars[i] != '}' {
+                        i += 1;
+                    }
+                } else {
+                    to_line_end(&mut i);
+                }
+            }
+            'w' | 'W' => files.push(to_line_end(&mut i)),
+            'e' => return Err("the `e` command runs a shell command".into()),
+            '=' | 'd' | 'D' | 'g' | 'G' | 'h' | 'H' | 'n' | 'N' | 'p' | 'P' | 'x' | 'z' | 'F'
+            | 'l' | 'q' | 'Q' | 'L' => {
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            'y' | 's' => {
+                let Some(&delim) = chars.get(i) else {
+                    return Err("an unterminated command".into());
+                };
+                i += 1;
+                delimited(&mut i, delim)?;
+                delimited(&mut i, delim)?;
+                if c == 's' {
+                    while i < chars.len() {
+                        match chars[i] {
+                            'g' | 'p' | 'i' | 'I' | 'm' | 'M' | '0'..='9' => i += 1,
+                            'e' => return Err("the `s///e` flag runs a shell command".into()),
+                            'w' => {
+                                i += 1;
+                                files.push(to_line_end(&mut i));
+                            }
+                            _ => break,
+                        }
+                    }
+                }
+            }
+            other => return Err(format!("the command `{other}` is not known")),
+        }
+    }
+    Ok(files)
+}
+
+/// `awk`: read-only unless the program runs commands (`system`, pipes, `getline`
+/// from a command) or prints into a file, or comes from a file.
+pub(super) fn awk(walker: &mut Walker, program: &str, args: &[Word]) {
+    let split = split_options(args, "fvFiEl", &["--file", "--assign", "--field-separator", "--include", "--exec", "--load", "--source"]);
+    if split.iter().any(|a| {
+        matches!(a, Arg::Flag(name, _) if ["-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"].contains(&name.as_str()))
+    }) {
+        walker
+            .out
+            .opaque(format!("`{program}` runs a program file that is not analysed"));
+        return;
+    }
+    let source = split.iter().find_map(|a| match a {
+        Arg::Flag(name, Some(value)) if name == "--source" => Some(value.clone()),
+        Arg::Operand(word) => Some(word.clone()),
+        _ => None,
+    });
+    let Some(source) = source.as_ref().and_then(Word::text) else {
+        walker
+            .out
+            .opaque(format!("`{program}` runs a program only known when it runs"));
+        return;
+    };
+    let prints_to_file = source
+        .split(['\n', ';', '{', '}'])
+        .any(|statement| {
+            let s = statement.trim_start();
+            (s.starts_with("print") || s.contains(" print")) && s.contains('>')
+        });
+    if source.contains("system") || source.contains('|') || source.contains("@load") || prints_to_file {
+        walker.out.opaque(format!(
+            "`{program}` program runs commands or writes files (system, a pipe, `print >`)"
+        ));
+    }
+}
+
+/// `find`: `-delete` and `-exec`/`-ok` act on what it finds under its start
+/// points; `-fprint`/`-fls` write a file.
+pub(super) fn find(walker: &mut Walker, args: &[Word], scope: &mut ShellScope) {
+    let options = ["-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"];
+    let mut i = 0;
+    while i < args.len() && args[i].text().is_some_and(|t| options.contains(&t) || t.starts_with("-D")) {
+        i += 1 + usize::from(args[i].text() == Some("-D"));
+    }
+    let mut starts = Vec::new();
+    while i < args.len() {
+        match args[i].text() {
+            Some(t) if t.starts_with('-') || t == "(" || t == "!" || t == "," => break,
+            _ => starts.push(args[i].clone()),
+        }
+        i += 1;
+    }
+    if starts.is_empty() {
+        starts.push(Word::literal("."));
+    }
+    while i < args.len() {
+        let token = args[i].text().unwrap_or("");
+        i += 1;
+        match token {
+            // What it deletes is whatever matches under each start point.
+            "-delete" => {
+                let found = found_under(&starts);
+                walker.targets(&found, false, "find -delete", scope)
+            }
+            "-fprint" | "-fprint0" | "-fls" | "-fprintf" => {
+                let file = args.get(i).cloned().unwrap_or(Word::Dynamic);
+                i += 1;
+                walker.targets(std::slice::from_ref(&file), false, &format!("find {token}"), scope);
+            }
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                let mut inner = Vec::new();
+                while i < args.len() && !matches!(args[i].text(), Some(";" | "+")) {
+                    inner.push(args[i].clone());
+                    i += 1;
+                }
+                i += 1;
+                // `{}` is whatever is found under each start point.
+                for found in found_under(&starts).into_iter().take(4) {
+                    let words: Vec<Word> = inner
+                        .iter()
+                        .map(|w| match w.text() {
+                            Some(t) if t.contains("{}") => match found.text() {
+                                Some(f) => Word::literal(t.replace("{}", f)),
+                                None => Word::Dynamic,
+                            },
+                            _ => w.clone(),
+                        })
+                        .collect();
+                    if words.is_empty() {
+                        continue;
+                    }
+                    walker.simple(words, &[], &mut scope.clone(), Stdin::default());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `{}` of `find`: anything under each start point, written `START/*` (the gate
+/// reads a `*` of a found path as any path below).
+fn found_under(starts: &[Word]) -> Vec<Word> {
+    starts
+        .iter()
+        .map(|start| match start.text() {
+            Some(s) => Word::literal(format!("{}/*", s.trim_end_matches('/'))),
+            None => Word::Dynamic,
+        })
+        .collect()
+}
+
+/// `xargs`: runs its command with words read from stdin, known when a pipeline
+/// feeds it `echo`'s output.
+pub(super) fn xargs(walker: &mut Walker, args: &[Word], scope: &mut ShellScope, stdin: &Stdin) {
+    let long = ["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"];
+    let split = split_options(args, "adEILnPs", &long);
+    let replace = split.iter().find_map(|a| match a {
+        Arg::Flag(name, Some(value)) if name == "-I" || name == "--replace" => {
+            Some(value.text().unwrap_or("{}").to_string())
+        }
+        Arg::Flag(name, None) if name == "-i" || name == "--replace" => Some("{}".to_string()),
+        _ => None,
+    });
+    let mut inner = command_after_options(args, "adEILnPs", &long);
+    if inner.is_empty() {
+        inner.push(Word::literal("echo"));
+    }
+    let input: Vec<Word> = stdin.words.clone().unwrap_or_else(|| vec![Word::Dynamic]);
+    match replace {
+        Some(token) => {
+            for item in input.iter().take(16) {
+                let words = inner
+                    .iter()
+                    .map(|w| match (w.text(), item.text()) {
+                        (Some(t), Some(v)) if t.contains(&token) => Word::literal(t.replace(&token, v)),
+                        (Some(t), None) if t.contains(&token) => Word::Dynamic,
+                        _ => w.clone(),
+                    })
+                    .collect();
+                walker.simple(words, &[], &mut scope.clone(), Stdin::default());
+            }
+        }
+        None => {
+            inner.extend(input);
+            walker.simple(inner, &[], &mut scope.clone(), Stdin::default());
+        }
+    }
+}
+
+/// Wrappers that run the rest of their words as a command.
+pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: &mut ShellScope, stdin: &Stdin) {
+    let mut inner_scope = scope.clone();
+    let mut prefix = Vec::new();
+    let rest = match program {
+        "nice" => command_after_options(args, "n", &["--adjustment"]),
+        "ionice" => command_after_options(args, "cnp", &["--class", "--classdata", "--pid"]),
+        "stdbuf" => command_after_options(args, "ioe", &["--input", "--output", "--error"]),
+        "time" => {
+            let split = split_options(args, "of", &["--output", "--format"]);
+            if let Some(Arg::Flag(_, Some(file))) = split.iter().find(|a| matches!(a, Arg::Flag(n, Some(_)) if n == "-o" || n == "--output")) {
+                walker.targets(std::slice::from_ref(file), false, "time -o", scope);
+            }
+            command_after_options(args, "of", &["--output", "--format"])
+        }
+        "timeout" => {
+            let mut rest = command_after_options(args, "sk", &["--signal", "--kill-after"]);
+            if !rest.is_empty() {
+                rest.remove(0); // the duration
+            }
+            rest
+        }
+        "sudo" | "doas" => {
+            walker.out.opaque(format!("`{program}` runs the command as another user"));
+            command_after_options(args, "ugCDhprtUTc", &["--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout"])
+        }
+        "env" => {
+            let mut i = 0;
+            while i < args.len() {
+                let Some(t) = args[i].text() else { break };
+                match t {
+                    "-i" | "--ignore-environment" | "-0" | "--null" | "-v" | "--debug" | "-" => {}
+                    "-u" | "--unset" => i += 1,
+                    "-C" | "--chdir" => {
+                        i += 1;
+                        walker.change_directory(&args[i.min(args.len() - 1)..=i.min(args.len() - 1)], &mut inner_scope);
+                    }
+                    "-S" | "--split-string" => {
+                        let rest: Option<Vec<&str>> = args[i + 1..].iter().map(Word::text).collect();
+                        match rest {
+                            Some(parts) => walker.script(&parts.join(" "), &mut inner_scope),
+                            None => walker.out.opaque("`env -S` runs text only known when it runs"),
+                        }
+                        return;
+                    }
+                    "--" => {
+                        i += 1;
+                        break;
+                    }
+                    t if t.starts_with("-S") || t.starts_with("--split-string=") => {
+                        let first = t.trim_start_matches("--split-string=").trim_start_matches("-S");
+                        let rest: Option<Vec<&str>> = args[i + 1..].iter().map(Word::text).collect();
+                        match rest {
+                            Some(parts) => walker.script(&format!("{first} {}", parts.join(" ")), &mut inner_scope),
+                            None => walker.out.opaque("`env -S` runs text only known when it runs"),
+                        }
+                        return;
+                    }
+                    t if t.starts_with("-u") || t.starts_with("--unset=") => {}
+                    t if t.starts_with("-C") || t.starts_with("--chdir=") => {
+                        let dir = t.trim_start_matches("--chdir=").trim_start_matches("-C");
+                        walker.change_directory(&[Word::literal(dir)], &mut inner_scope);
+                    }
+                    t if t.starts_with('-') => walker.out.opaque(format!("`env {t}` is not a known option")),
+                    t => match t.split_once('=') {
+                        Some((name, value)) if !name.is_empty() => prefix.push((name.to_string(), Some(value.to_string()))),
+                        _ => break,
+                    },
+                }
+                i += 1;
+            }
+            args.get(i..).map(<[Word]>::to_vec).unwrap_or_default()
+        }
+        _ => unreachable!("only wrappers reach here"),
+    };
+    if rest.is_empty() {
+        if matches!(program, "sudo" | "doas") {
+            walker.out.opaque(format!("`{program}` without a command opens a shell"));
+        }
+        return;
+    }
+    walker.simple(rest, &prefix, &mut inner_scope, stdin.clone());
+}
+
+/// A shell: its `-c` string is parsed; a script file is opaque; commands read from
+/// stdin are known only when echoed into it, and dangerous when downloaded.
+pub(super) fn shell(walker: &mut Walker, program: &str, args: &[Word], scope: &mut ShellScope, stdin: &Stdin) {
+    if program == "busybox" {
+        if !args.is_empty() {
+            walker.simple(args.to_vec(), &[], scope, stdin.clone());
+        }
+        return;
+    }
+    let mut i = 0;
+    let mut command_string = false;
+    let mut reads_stdin = false;
+    while i < args.len() {
+        let Some(t) = args[i].text() else { break };
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if !(t.starts_with('-') || t.starts_with('+')) || t.len() == 1 {
+            break;
+        }
+        if matches!(t, "-o" | "+o" | "--rcfile" | "--init-file" | "-O" | "+O") {
+            i += 1;
+        } else if !t.starts_with("--") {
+            command_string |= t.contains('c');
+            reads_stdin |= t.contains('s');
+        }
+        i += 1;
+    }
+    let operands = &args[i.min(args.len())..];
+    if command_string {
+        match operands.first() {
+            Some(Word::Known { text, .. }) => {
+                let text = text.clone();
+                walker.script(&text, &mut scope.clone());
+            }
+            _ => walker
+                .out
+                .opaque(format!("`{program} -c` runs text only known when it runs")),
+        }
+        return;
+    }
+    if operands.is_empty() || reads_stdin {
+        if stdin.downloaded {
+            walker
+                .out
+                .danger("piping a download into a shell runs unreviewed code");
+        } else if let Some(words) = &stdin.words {
+            let parts: Option<Vec<&str>> = words.iter().map(Word::text).collect();
+            match parts {
+                Some(parts) => walker.script(&parts.join(" "), &mut scope.clone()),
+                None => walker.out.opaque(format!("`{program}` runs commands read from its input")),
+            }
+        } else {
+            walker
+                .out
+                .opaque(format!("`{program}` runs commands read from its input"));
+        }
+        return;
+    }
+    let name = operands[0].text().unwrap_or("a script only known when it runs");
+    walker
+        .out
+        .opaque(format!("`{program}` runs {name}, whose commands are not analysed"));
+}
