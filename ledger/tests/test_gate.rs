@@ -120,7 +120,8 @@ fn reads_pass_without_an_intent_and_writes_do_not() {
     );
     assert_eq!(
         kind(&f.decide(Action::Other {
-            tool: "mcp__x__y".into()
+            tool: "mcp__x__y".into(),
+            paths: Vec::new(),
         })),
         ReasonKind::NoActiveIntent
     );
@@ -276,4 +277,117 @@ fn unusable_specs_or_policy_fail_closed_for_writes_only() {
         input(&r, Err("broken"), Err("broken")).verdict,
         Verdict::Allow
     );
+}
+
+fn verdict(decision: &intent_ledger::gate::Decision) -> String {
+    match &decision.reason {
+        Some(reason) => format!("{:?}:{}", decision.verdict, reason.kind.as_str()),
+        None => format!("{:?}", decision.verdict),
+    }
+}
+
+#[test]
+fn shell_write_targets_are_checked_like_writes() {
+    let mut f = Fixture::new();
+    f.select("INT-001");
+    for (cmd, expected) in [
+        ("echo x > src/auth/a.ts", "Allow"),
+        ("cd src/auth && sed -i s/a/b/ a.ts", "Allow"),
+        ("rm -rf src/auth", "Allow"),
+        ("echo x > src/billing/a.ts", "Deny:scope_violation"),
+        (
+            "cd src/auth && echo x > ../../README.md",
+            "Deny:scope_violation",
+        ),
+        ("mv src/auth/a.ts src/other/", "Deny:scope_violation"),
+        ("rm -rf src", "Deny:scope_violation"),
+        (
+            "echo '{}' >> .orchestration/agent_trace.jsonl",
+            "Deny:policy_block",
+        ),
+        (
+            "truncate -s 0 .orchestration/agent_trace.jsonl",
+            "Deny:policy_block",
+        ),
+        ("tee .git/hooks/pre-commit < x", "Deny:policy_block"),
+        ("cp x .claude/settings.json", "Deny:policy_block"),
+        (
+            "ln -sf /dev/null .orchestration/agent_trace.jsonl",
+            "Deny:policy_block",
+        ),
+        ("git config core.hooksPath /tmp/h", "Deny:policy_block"),
+        ("rm -rf .codex", "Deny:policy_block"),
+        ("intent status INT-001 DONE", "Deny:policy_block"),
+        ("npm install", "Allow"),
+        ("git status", "Allow"),
+    ] {
+        assert_eq!(verdict(&f.decide(shell(cmd))), expected, "{cmd}");
+    }
+    // Protected files and forged human acts are refused with no intent too.
+    let f = Fixture::new();
+    assert_eq!(
+        verdict(&f.decide(shell("echo x > .orchestration/active_intents.yaml"))),
+        "Deny:policy_block"
+    );
+    assert_eq!(
+        verdict(&f.decide(shell("intent select INT-001"))),
+        "Deny:policy_block"
+    );
+    assert_eq!(
+        verdict(&f.decide(shell("echo x > src/auth/a.ts"))),
+        "Deny:no_active_intent"
+    );
+    let unknown = f.decide(shell("make build"));
+    assert!(unknown.unknown_effects[0].contains("make"), "{unknown:?}");
+}
+
+#[test]
+fn other_tools_are_gated_with_their_path_arguments() {
+    let mut f = Fixture::new();
+    let tool = |paths: &[&str]| Action::Other {
+        tool: "mcp__fs__write_file".into(),
+        paths: paths.iter().map(|p| p.to_string()).collect(),
+    };
+    assert_eq!(
+        verdict(&f.decide(tool(&["src/auth/a.ts"]))),
+        "Deny:no_active_intent"
+    );
+    f.select("INT-001");
+    assert_eq!(verdict(&f.decide(tool(&["src/auth/a.ts"]))), "Allow");
+    assert_eq!(
+        verdict(&f.decide(tool(&["src/billing/a.ts"]))),
+        "Deny:scope_violation"
+    );
+    assert_eq!(
+        verdict(&f.decide(tool(&[".orchestration/x"]))),
+        "Deny:policy_block"
+    );
+    // Listed read-only in the policy: no intent needed.
+    let mut f = Fixture::new();
+    f.policy.read_only_tools = vec!["mcp__fs__read_*".into()];
+    let read = Action::Other {
+        tool: "mcp__fs__read_file".into(),
+        paths: vec!["src/billing/a.ts".into()],
+    };
+    assert_eq!(verdict(&f.decide(read)), "Allow");
+    assert_eq!(verdict(&f.decide(tool(&[]))), "Deny:no_active_intent");
+}
+
+#[test]
+fn writes_into_git_internals_and_front_end_configs_are_policy_blocks() {
+    let mut f = Fixture::new();
+    f.select("INT-001");
+    for path in [
+        ".git/config",
+        ".git/hooks/pre-commit",
+        ".claude/settings.json",
+        ".mcp.json",
+        ".cursor/hooks.json",
+    ] {
+        assert_eq!(
+            verdict(&f.decide(write(path))),
+            "Deny:policy_block",
+            "{path}"
+        );
+    }
 }

@@ -96,7 +96,79 @@ pub fn classify(table: &ToolTable, name: &str, input: &Value) -> Result<Classifi
             });
         }
     }
-    plain(Action::Other { tool })
+    let paths = path_arguments(input);
+    plain(Action::Other { tool, paths })
+}
+
+/// Argument names that hold a path in the tools of MCP servers seen in the field
+/// (filesystem, git, GitHub, editors).
+const PATH_KEYS: &[&str] = &[
+    "path",
+    "paths",
+    "file_path",
+    "filePath",
+    "file_paths",
+    "filepath",
+    "file",
+    "files",
+    "filename",
+    "target",
+    "target_file",
+    "targetFile",
+    "destination",
+    "dest",
+    "source",
+    "src",
+    "from",
+    "to",
+    "old_path",
+    "new_path",
+    "oldPath",
+    "newPath",
+    "directory",
+    "dir",
+    "cwd",
+    "relative_workspace_path",
+    "uri",
+];
+
+/// Path-like arguments of an unknown tool, at any depth (`edits[].path`), `file://`
+/// URIs unwrapped. Bounded: an argument tree is walked to 4 levels and 256 paths.
+fn path_arguments(input: &Value) -> Vec<String> {
+    fn walk(value: &Value, depth: usize, out: &mut Vec<String>) {
+        if depth > 4 || out.len() >= 256 {
+            return;
+        }
+        match value {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    if PATH_KEYS.contains(&key.as_str()) {
+                        match value {
+                            Value::String(s) => push(s, out),
+                            Value::Array(items) => items
+                                .iter()
+                                .filter_map(Value::as_str)
+                                .for_each(|s| push(s, out)),
+                            _ => {}
+                        }
+                    }
+                    walk(value, depth + 1, out);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, depth + 1, out)),
+            _ => {}
+        }
+    }
+    fn push(text: &str, out: &mut Vec<String>) {
+        let path = text.strip_prefix("file://").unwrap_or(text);
+        // URLs of other schemes (https://, git@) name no workspace file.
+        if !path.is_empty() && !path.contains("://") && out.len() < 256 {
+            out.push(path.to_string());
+        }
+    }
+    let mut out = Vec::new();
+    walk(input, 0, &mut out);
+    out
 }
 
 /// The name of one of our MCP tools as front-ends spell it: `mcp__intent__why`

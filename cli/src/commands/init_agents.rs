@@ -21,7 +21,7 @@ pub fn note(agent: Agent) -> Option<&'static str> {
 
 /// Tools whose calls the hooks see: writes, shell, reads (for stale-file hashes) and
 /// the handshake tools.
-const CLAUDE_TOOL_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read|mcp__intent__.*";
+const CLAUDE_TOOL_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read|mcp__.*";
 
 /// Merges Intent Ledger's hooks into `.claude/settings.json` and its MCP server into
 /// `.mcp.json`, keeping every other setting; running it twice changes nothing.
@@ -82,7 +82,7 @@ pub fn codex(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
         root,
         ".codex/hooks.json",
         &format!("{command} hook codex"),
-        "apply_patch|Bash|exec_command|shell|mcp__intent__.*",
+        "apply_patch|Bash|exec_command|shell|mcp__.*",
     )?;
     let config = root.join(".codex/config.toml");
     let text = match std::fs::read_to_string(&config) {

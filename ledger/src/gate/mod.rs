@@ -13,6 +13,7 @@
 pub mod command;
 pub mod paths;
 pub mod policy;
+pub mod protected;
 pub mod shell;
 
 use std::io::Read;
@@ -26,6 +27,7 @@ use crate::state::HookState;
 pub use command::{classify_command, CommandClass};
 pub use paths::{workspace_relative, PathProblem};
 pub use policy::{AgentCompletion, DangerAction, MismatchAction, Policy, TaskRefusal};
+pub use protected::{protected, tree_in_scope};
 
 /// A tool call, as the gate sees it (adapters translate front-end payloads into this).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,10 +59,14 @@ pub enum Action {
         /// Tool name as the front-end calls it.
         tool: String,
     },
-    /// Any other tool: treated as destructive, without a path to check.
+    /// Any other tool (another MCP server's, a front-end tool no table knows):
+    /// destructive unless `policy.yaml` lists it in `read_only_tools`; the paths in
+    /// its arguments are checked like a write's.
     Other {
         /// Tool name as the front-end calls it.
         tool: String,
+        /// Path-like arguments (`path`, `file_path`, `destination` …), as given.
+        paths: Vec<String>,
     },
 }
 
@@ -72,7 +78,7 @@ impl Action {
             | Action::Write { tool, .. }
             | Action::Shell { tool, .. }
             | Action::Handshake { tool }
-            | Action::Other { tool } => tool,
+            | Action::Other { tool, .. } => tool,
         }
     }
 }
@@ -197,6 +203,9 @@ pub struct Decision {
     pub paths: Vec<String>,
     /// Why, for deny and ask.
     pub reason: Option<GateReason>,
+    /// For a shell command: why some of its effects cannot be known before it
+    /// runs (they are checked after it ran).
+    pub unknown_effects: Vec<String>,
 }
 
 /// Everything [`decide`] looks at.
@@ -225,27 +234,53 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
     let GateInput {
         action, root, cwd, ..
     } = *input;
-    let raw_paths: &[String] = match action {
-        Action::Read { paths, .. } | Action::Write { paths, .. } => paths,
-        _ => &[],
+    let analysis = match action {
+        Action::Shell { command, .. } => Some(shell::analyze(command, root, cwd)),
+        _ => None,
     };
-    let normalized: Vec<Result<String, PathProblem>> = raw_paths
+    // Targets: the paths a tool names, or the files a command writes.
+    let targets: Vec<Target> = match (action, &analysis) {
+        (
+            Action::Read { paths, .. } | Action::Write { paths, .. } | Action::Other { paths, .. },
+            _,
+        ) => paths
+            .iter()
+            .map(|raw| Target {
+                raw: raw.clone(),
+                recursive: false,
+                by: None,
+            })
+            .collect(),
+        (_, Some(analysis)) => analysis
+            .writes
+            .iter()
+            .map(|w| Target {
+                raw: w.path.to_string_lossy().into_owned(),
+                recursive: w.recursive,
+                by: Some(w.by.clone()),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let normalized: Vec<Result<String, PathProblem>> = targets
         .iter()
-        .map(|raw| workspace_relative(root, cwd, raw))
+        .map(|t| workspace_relative(root, cwd, &t.raw))
         .collect();
     let paths: Vec<String> = normalized
         .iter()
-        .zip(raw_paths)
-        .map(|(n, raw)| n.clone().unwrap_or_else(|_| raw.clone()))
+        .zip(&targets)
+        .map(|(n, t)| n.clone().unwrap_or_else(|_| t.raw.clone()))
         .collect();
-    let (class, danger) = match action {
-        Action::Read { .. } | Action::Handshake { .. } => (ActionClass::ReadOnly, None),
-        Action::Write { .. } | Action::Other { .. } => (ActionClass::Destructive, None),
-        Action::Shell { command, .. } => match classify_command(command, root, cwd) {
+    let listed_read_only = |tool: &str| input.policy.is_ok_and(|p| p.is_read_only_tool(tool));
+    let (class, danger) = match (action, &analysis) {
+        (Action::Read { .. } | Action::Handshake { .. }, _) => (ActionClass::ReadOnly, None),
+        (Action::Other { tool, .. }, _) if listed_read_only(tool) => (ActionClass::ReadOnly, None),
+        (_, Some(analysis)) => match CommandClass::from(analysis) {
             CommandClass::ReadOnly => (ActionClass::ReadOnly, None),
             CommandClass::Destructive => (ActionClass::Destructive, None),
             CommandClass::Dangerous(why) => (ActionClass::Dangerous, Some(why)),
         },
+        _ => (ActionClass::Destructive, None),
     };
     let active = input.state.active_intent(input.session).map(str::to_string);
     let mut decision = Decision {
@@ -254,6 +289,10 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
         intent_id: active.clone(),
         paths: paths.clone(),
         reason: None,
+        unknown_effects: analysis
+            .as_ref()
+            .map(|a| a.opaque.clone())
+            .unwrap_or_default(),
     };
     if class == ActionClass::ReadOnly {
         return decision;
@@ -278,6 +317,15 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
         decision
     };
 
+    // Changing Intent Ledger's own state from an agent's shell is forging a human's
+    // act, whatever the intent or the configuration.
+    if let Some(act) = analysis.as_ref().and_then(|a| a.intent_acts.first()) {
+        reason.kind = ReasonKind::PolicyBlock;
+        reason.message = format!("`{act}` changes Intent Ledger's state, which only a human (or the engine) may do; agents may not run it.");
+        reason.next_step = "Use the MCP tools (select_active_intent, complete_intent, record_lesson), or ask the human to run it.".into();
+        return deny(decision, reason);
+    }
+
     let (specs, policy) = match (input.specs, input.policy) {
         (Ok(specs), Ok(policy)) => (specs, policy),
         (Err(why), _) | (_, Err(why)) => {
@@ -301,6 +349,25 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
         reason.next_step =
             "Do not retry it; find a narrower command, or ask the human to run it.".into();
         return deny(decision, reason);
+    }
+
+    // Protected files are refused before the intent is even looked at: no intent
+    // makes them writable.
+    for (target, normalized) in targets.iter().zip(&normalized) {
+        if let Ok(rel) = normalized {
+            if let Some(what) = protected(rel, target.recursive) {
+                reason.kind = ReasonKind::PolicyBlock;
+                reason.attempted_path = Some(rel.clone());
+                reason.message = match &target.by {
+                    Some(by) => {
+                        format!("`{by}` would write `{rel}`, {what}; agents may not change it.")
+                    }
+                    None => format!("`{rel}` is {what}; agents may not write it."),
+                };
+                reason.next_step = "Use the MCP tools (select_active_intent, record_lesson) instead; ask the human to change it.".into();
+                return deny(decision, reason);
+            }
+        }
     }
 
     let Some(intent_id) = active else {
@@ -346,7 +413,8 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
 
     let scope = ScopeMatcher::new(&intent.owned_scope).ok();
     let ignored = ScopeMatcher::new(input.ignore).ok();
-    for (raw, normalized) in raw_paths.iter().zip(&normalized) {
+    for (target, normalized) in targets.iter().zip(&normalized) {
+        let raw = &target.raw;
         reason.attempted_path = Some(raw.clone());
         let rel = match normalized {
             Ok(rel) => rel,
@@ -369,20 +437,31 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
             }
         };
         reason.attempted_path = Some(rel.clone());
-        if rel == ".orchestration" || rel.starts_with(".orchestration/") {
-            reason.kind = ReasonKind::PolicyBlock;
-            reason.message =
-                format!("`{rel}` is Intent Ledger's own data; agents may not write it.");
-            reason.next_step = "Use the MCP tools (select_active_intent, record_lesson) instead; ask the human to edit specs.".into();
-            return deny(decision, reason);
-        }
-        let in_scope = scope.as_ref().is_some_and(|s| s.is_match(rel))
-            || ignored.as_ref().is_some_and(|s| s.is_match(rel));
+        let matches = |rel: &str| {
+            scope.as_ref().is_some_and(|s| s.is_match(rel))
+                || ignored.as_ref().is_some_and(|s| s.is_match(rel))
+        };
+        // A recursive target (`rm -r dir`) is in scope only if the whole tree is.
+        let in_scope = if target.recursive && root.join(rel).is_dir() {
+            tree_in_scope(rel, &intent.owned_scope)
+        } else {
+            matches(rel)
+        };
         if !in_scope {
             reason.kind = ReasonKind::ScopeViolation;
-            reason.message = format!("`{rel}` is outside the owned_scope of {intent_id}.");
+            reason.message = match &target.by {
+                Some(by) => {
+                    format!("`{by}` would write `{rel}`, outside the owned_scope of {intent_id}.")
+                }
+                None => format!("`{rel}` is outside the owned_scope of {intent_id}."),
+            };
             reason.next_step = "Only change files matching allowed_scope; if this file must change, select an intent that owns it or ask the human to extend owned_scope.".into();
             return deny(decision, reason);
+        }
+        // The stale check needs what the session last saw: only tools that name
+        // their files have that (a command's own changes are traced after it).
+        if target.by.is_some() {
+            continue;
         }
         let seen = input
             .state
@@ -429,6 +508,14 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
         decision.reason = Some(reason);
     }
     decision
+}
+
+/// A path an action writes: as given, and for commands, how.
+struct Target {
+    raw: String,
+    recursive: bool,
+    /// The command that writes it (`None` for a tool that names the path).
+    by: Option<String>,
 }
 
 /// The intents an agent may select under `policy`, for refusals to list.

@@ -73,6 +73,10 @@ pub struct Policy {
     /// `propose` (default) or `allow`: whether an agent's `complete_intent` marks the
     /// intent DONE or only proposes it for a human to confirm.
     pub agent_completion: AgentCompletion,
+    /// Tools the gate may let through without an intent because they only read:
+    /// names or globs of other MCP servers' tools (`mcp__github__get_*`). Every
+    /// tool not listed and not known to the adapters is destructive.
+    pub read_only_tools: Vec<String>,
 }
 
 impl Default for Policy {
@@ -86,11 +90,22 @@ impl Default for Policy {
             declared_class_mismatch: MismatchAction::Record,
             cline_refusal: TaskRefusal::Cancel,
             agent_completion: AgentCompletion::Propose,
+            read_only_tools: Vec::new(),
         }
     }
 }
 
 impl Policy {
+    /// Whether `read_only_tools` lists `tool` (exactly or by a glob).
+    pub fn is_read_only_tool(&self, tool: &str) -> bool {
+        self.read_only_tools.iter().any(|pattern| {
+            pattern == tool
+                || globset::Glob::new(pattern)
+                    .map(|g| g.compile_matcher().is_match(tool))
+                    .unwrap_or(false)
+        })
+    }
+
     /// Loads the policy file; a missing file is the default policy. A malformed one
     /// is an error the gate turns into fail-closed `invalid_config` denies.
     pub fn load(path: &Path) -> Result<Policy, String> {

@@ -10,14 +10,86 @@ use super::{danger, scripts, Stdin, Walker};
 /// Commands that have no option that writes a file or runs another program (their
 /// manuals were checked): read-only with any flags.
 const PURE_READERS: &[&str] = &[
-    "cat", "head", "tail", "wc", "pwd", "echo", "printf", "which", "type", "stat", "du", "df",
-    "diff", "cmp", "cut", "tr", "basename", "dirname", "realpath", "readlink", "printenv",
-    "whoami", "id", "uname", "true", "false", "test", "[", "sha256sum", "sha1sum", "sha512sum",
-    "md5sum", "b2sum", "cksum", "nl", "column", "hexdump", "od", "strings", "grep", "egrep",
-    "fgrep", "ls", "comm", "join", "paste", "fold", "fmt", "expand", "unexpand", "rev", "tac",
-    "seq", "sleep", "nproc", "free", "uptime", "ps", "locale", "getconf", "jq", "less", "more",
-    "wait", "exit", "return", "shift", "set", "shopt", "alias", "hash", "read", "dircolors",
-    "tty", "groups", "logname", "arch", "lsof", "pgrep", "file",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "pwd",
+    "echo",
+    "printf",
+    "which",
+    "type",
+    "stat",
+    "du",
+    "df",
+    "diff",
+    "cmp",
+    "cut",
+    "tr",
+    "basename",
+    "dirname",
+    "realpath",
+    "readlink",
+    "printenv",
+    "whoami",
+    "id",
+    "uname",
+    "true",
+    "false",
+    "test",
+    "[",
+    "sha256sum",
+    "sha1sum",
+    "sha512sum",
+    "md5sum",
+    "b2sum",
+    "cksum",
+    "nl",
+    "column",
+    "hexdump",
+    "od",
+    "strings",
+    "grep",
+    "egrep",
+    "fgrep",
+    "ls",
+    "comm",
+    "join",
+    "paste",
+    "fold",
+    "fmt",
+    "expand",
+    "unexpand",
+    "rev",
+    "tac",
+    "seq",
+    "sleep",
+    "nproc",
+    "free",
+    "uptime",
+    "ps",
+    "locale",
+    "getconf",
+    "jq",
+    "less",
+    "more",
+    "wait",
+    "exit",
+    "return",
+    "shift",
+    "set",
+    "shopt",
+    "alias",
+    "hash",
+    "read",
+    "dircolors",
+    "tty",
+    "groups",
+    "logname",
+    "arch",
+    "lsof",
+    "pgrep",
+    "file",
 ];
 
 /// Readers with options that write or run programs: those options, as short
@@ -40,12 +112,28 @@ const OPERAND_LIMITED: &[(&str, usize)] = &[("uniq", 1), ("xxd", 1), ("hostname"
 
 /// Programs that run code they are given: always opaque.
 const INTERPRETERS: &[&str] = &[
-    "python", "python3", "python2", "node", "nodejs", "deno", "bun", "perl", "ruby", "php",
-    "lua", "Rscript", "osascript", "tclsh", "pwsh", "powershell",
+    "python",
+    "python3",
+    "python2",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "perl",
+    "ruby",
+    "php",
+    "lua",
+    "Rscript",
+    "osascript",
+    "tclsh",
+    "pwsh",
+    "powershell",
 ];
 
 /// Shells whose `-c` string is parsed as a script.
-pub(super) const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"];
+pub(super) const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox",
+];
 
 /// `intent` subcommands that only read.
 const INTENT_READERS: &[&str] = &[
@@ -57,9 +145,26 @@ const INTENT_GLOBAL_VALUES: &[&str] = &["--workspace"];
 
 /// Environment variables that do not change what a program does to files.
 const SAFE_ENV: &[&str] = &[
-    "LANG", "LANGUAGE", "TZ", "COLUMNS", "LINES", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
-    "FORCE_COLOR", "TERM", "GREP_COLOR", "GREP_COLORS", "LS_COLORS", "RUST_BACKTRACE",
-    "RUST_LOG", "CI", "NODE_ENV", "DEBUG", "GIT_TERMINAL_PROMPT", "PAGER_DISABLED",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "COLUMNS",
+    "LINES",
+    "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "FORCE_COLOR",
+    "TERM",
+    "GREP_COLOR",
+    "GREP_COLORS",
+    "LS_COLORS",
+    "RUST_BACKTRACE",
+    "RUST_LOG",
+    "CI",
+    "NODE_ENV",
+    "DEBUG",
+    "GIT_TERMINAL_PROMPT",
+    "PAGER_DISABLED",
 ];
 
 /// Why setting `name` in a command's environment may change what it does to files,
@@ -161,9 +266,17 @@ fn program_name(name: &str) -> Option<&str> {
     if !name.contains('/') {
         return Some(name);
     }
-    let system = ["/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/"];
+    let system = [
+        "/bin/",
+        "/usr/bin/",
+        "/usr/local/bin/",
+        "/sbin/",
+        "/usr/sbin/",
+    ];
     let base = name.rsplit('/').next().unwrap_or(name);
-    (system.iter().any(|d| name.starts_with(d) && !name[d.len()..].contains('/'))
+    (system
+        .iter()
+        .any(|d| name.starts_with(d) && !name[d.len()..].contains('/'))
         || base == "intent")
         .then_some(base)
 }
@@ -202,16 +315,25 @@ impl Walker<'_> {
             return;
         }
         let Some(program) = program_name(&name).map(str::to_string) else {
-            self.out
-                .opaque(format!("`{name}` runs a program that is not a system command"));
+            self.out.opaque(format!(
+                "`{name}` runs a program that is not a system command"
+            ));
             return;
         };
-        let writes_before = (self.out.writes.len(), self.out.opaque.len(), self.out.intent_acts.len());
+        let writes_before = (
+            self.out.writes.len(),
+            self.out.opaque.len(),
+            self.out.intent_acts.len(),
+        );
         self.depth += 1;
         self.program(&program, args, scope, &stdin);
         self.depth -= 1;
         let read_only = writes_before
-            == (self.out.writes.len(), self.out.opaque.len(), self.out.intent_acts.len());
+            == (
+                self.out.writes.len(),
+                self.out.opaque.len(),
+                self.out.intent_acts.len(),
+            );
         if let (true, Some(why)) = (read_only, taint) {
             self.out.opaque(why);
         }
@@ -226,7 +348,9 @@ impl Walker<'_> {
             let unsafe_flag = split.iter().find_map(|a| match a {
                 Arg::Flag(name, _) => {
                     let short_hit = name.len() == 2 && short.contains(&name[1..]);
-                    let long_hit = long.iter().any(|l| name == l || name.starts_with(&format!("{l}=")));
+                    let long_hit = long
+                        .iter()
+                        .any(|l| name == l || name.starts_with(&format!("{l}=")));
                     (short_hit || long_hit).then(|| name.clone())
                 }
                 Arg::Operand(_) => None,
@@ -244,7 +368,9 @@ impl Walker<'_> {
                         let (text, glob) = (text.clone(), *glob);
                         self.write_target(&text, glob, false, program, scope);
                     }
-                    _ => self.out.opaque(format!("`{program}` writes an output operand only known when it runs")),
+                    _ => self.out.opaque(format!(
+                        "`{program}` writes an output operand only known when it runs"
+                    )),
                 }
             }
             return;
@@ -270,7 +396,11 @@ impl Walker<'_> {
                 }
             }
             "command" => {
-                if args.first().and_then(Word::text).is_some_and(|a| a == "-v" || a == "-V") {
+                if args
+                    .first()
+                    .and_then(Word::text)
+                    .is_some_and(|a| a == "-v" || a == "-V")
+                {
                     return;
                 }
                 let rest: Vec<Word> = args
@@ -295,9 +425,11 @@ impl Walker<'_> {
             p if SHELLS.contains(&p) => scripts::shell(self, p, args, scope, stdin),
             p if INTERPRETERS.contains(&p) || p.starts_with("python3.") => {
                 if stdin.downloaded {
-                    self.out.danger("piping a download into an interpreter runs unreviewed code");
+                    self.out
+                        .danger("piping a download into an interpreter runs unreviewed code");
                 }
-                self.out.opaque(format!("`{p}` runs code, so its effects cannot be known"));
+                self.out
+                    .opaque(format!("`{p}` runs code, so its effects cannot be known"));
             }
             _ => {
                 if !self.writer(program, args, scope) {
@@ -315,7 +447,10 @@ impl Walker<'_> {
     fn guarded_writer(&mut self, program: &str, flag: &str, args: &[Word], scope: &mut ShellScope) {
         let short = flag.trim_start_matches('-');
         let split = split_options(args, if flag.len() == 2 { short } else { "" }, &[flag]);
-        let file_flag = matches!((program, flag), ("sort", "-o" | "--output") | ("tree", "-o" | "--output"));
+        let file_flag = matches!(
+            (program, flag),
+            ("sort", "-o" | "--output") | ("tree", "-o" | "--output")
+        );
         match flag_value(&split, &[flag]) {
             Some(Word::Known { text, glob }) if file_flag => {
                 let (text, glob) = (text.clone(), *glob);
@@ -328,9 +463,10 @@ impl Walker<'_> {
     }
 
     pub(super) fn change_directory(&mut self, args: &[Word], scope: &mut ShellScope) {
-        let target = args
-            .iter()
-            .find(|w| !w.text().is_some_and(|t| t == "-P" || t == "-L" || t == "--"));
+        let target = args.iter().find(|w| {
+            !w.text()
+                .is_some_and(|t| t == "-P" || t == "-L" || t == "--")
+        });
         scope.cwd = match target {
             None => Some(scope.home.clone()),
             Some(Word::Known { text, glob: false }) if text != "-" => {
@@ -396,12 +532,60 @@ impl Walker<'_> {
             "chmod" | "chown" | "chgrp" => ("", &["--reference", "--from"]),
             "mv" | "cp" | "ln" | "install" => (
                 "tSmogb",
-                &["--target-directory", "--suffix", "--mode", "--owner", "--group", "--backup", "--sparse", "--reflink", "--preserve", "--no-preserve"],
+                &[
+                    "--target-directory",
+                    "--suffix",
+                    "--mode",
+                    "--owner",
+                    "--group",
+                    "--backup",
+                    "--sparse",
+                    "--reflink",
+                    "--preserve",
+                    "--no-preserve",
+                ],
             ),
             "dd" => ("", &[]),
-            "curl" => ("oDcKdHXuAeEwTFxUbr", &["--output", "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc", "--config", "--output-dir", "--data", "--header", "--request", "--user", "--user-agent", "--referer", "--write-out", "--upload-file", "--form", "--proxy", "--cookie"]),
-            "wget" => ("OoaPe", &["--output-document", "--output-file", "--append-output", "--directory-prefix"]),
-            "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "zstd" => ("S", &["--suffix"]),
+            "curl" => (
+                "oDcKdHXuAeEwTFxUbr",
+                &[
+                    "--output",
+                    "--dump-header",
+                    "--cookie-jar",
+                    "--trace",
+                    "--trace-ascii",
+                    "--stderr",
+                    "--libcurl",
+                    "--etag-save",
+                    "--hsts",
+                    "--alt-svc",
+                    "--config",
+                    "--output-dir",
+                    "--data",
+                    "--header",
+                    "--request",
+                    "--user",
+                    "--user-agent",
+                    "--referer",
+                    "--write-out",
+                    "--upload-file",
+                    "--form",
+                    "--proxy",
+                    "--cookie",
+                ],
+            ),
+            "wget" => (
+                "OoaPe",
+                &[
+                    "--output-document",
+                    "--output-file",
+                    "--append-output",
+                    "--directory-prefix",
+                ],
+            ),
+            "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "zstd" => {
+                ("S", &["--suffix"])
+            }
             "tar" => ("fCT", &["--file", "--directory", "--files-from"]),
             "unzip" => ("d", &[]),
             _ => return false,
@@ -418,9 +602,12 @@ impl Walker<'_> {
             "chmod" | "chown" | "chgrp" => {
                 if flag_value(&split, &["--reference"]).is_none() && !ops.is_empty() {
                     let mode = ops.remove(0);
-                    let wide = mode.text().is_some_and(|m| m == "777" || m == "a+rwx" || m.contains("o+w"));
+                    let wide = mode
+                        .text()
+                        .is_some_and(|m| m == "777" || m == "a+rwx" || m.contains("o+w"));
                     if program == "chmod" && recursive && wide {
-                        self.out.danger("`chmod -R 777` makes a tree world-writable");
+                        self.out
+                            .danger("`chmod -R 777` makes a tree world-writable");
                     }
                 }
                 self.targets(&ops, recursive, &by, scope);
@@ -445,7 +632,14 @@ impl Walker<'_> {
                     self.targets(&sources, true, &by, scope);
                 }
                 if let Some((dest, is_dir)) = destination {
-                    self.destination(&sources, &dest, is_dir, recursive || program == "mv", &by, scope);
+                    self.destination(
+                        &sources,
+                        &dest,
+                        is_dir,
+                        recursive || program == "mv",
+                        &by,
+                        scope,
+                    );
                 }
             }
             "dd" => {
@@ -455,15 +649,32 @@ impl Walker<'_> {
                             self.out.danger("`dd of=/dev/…` overwrites a device");
                         }
                         Some(file) => self.write_target(file, false, false, "dd", scope),
-                        None if word.text().is_none() => self.out.opaque("`dd` with an argument only known when it runs"),
+                        None if word.text().is_none() => self
+                            .out
+                            .opaque("`dd` with an argument only known when it runs"),
                         None => {}
                     }
                 }
             }
             "curl" => {
-                for (names, what) in [
-                    (&["-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc"][..], "curl"),
-                ] {
+                for (names, what) in [(
+                    &[
+                        "-o",
+                        "--output",
+                        "-D",
+                        "--dump-header",
+                        "-c",
+                        "--cookie-jar",
+                        "--trace",
+                        "--trace-ascii",
+                        "--stderr",
+                        "--libcurl",
+                        "--etag-save",
+                        "--hsts",
+                        "--alt-svc",
+                    ][..],
+                    "curl",
+                )] {
                     for arg in &split {
                         if let Arg::Flag(name, Some(value)) = arg {
                             if names.contains(&name.as_str()) {
@@ -472,8 +683,21 @@ impl Walker<'_> {
                         }
                     }
                 }
-                if has_flag(&split, &["-O", "--remote-name", "--remote-name-all", "-J", "--remote-header-name", "-K", "--config", "--output-dir"]) {
-                    self.out.opaque("`curl` saves under a name only known when it runs");
+                if has_flag(
+                    &split,
+                    &[
+                        "-O",
+                        "--remote-name",
+                        "--remote-name-all",
+                        "-J",
+                        "--remote-header-name",
+                        "-K",
+                        "--config",
+                        "--output-dir",
+                    ],
+                ) {
+                    self.out
+                        .opaque("`curl` saves under a name only known when it runs");
                 }
             }
             "wget" => match flag_value(&split, &["-O", "--output-document"]) {
@@ -483,24 +707,34 @@ impl Walker<'_> {
                     self.targets(std::slice::from_ref(&file), false, "wget -O", scope)
                 }
                 None if has_flag(&split, &["--spider"]) => {}
-                None => self.out.opaque("`wget` saves under a name only known when it runs"),
+                None => self
+                    .out
+                    .opaque("`wget` saves under a name only known when it runs"),
             },
             "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "zstd" => {
                 if !has_flag(&split, &["-c", "--stdout", "-l", "--list", "-t", "--test"]) {
                     self.targets(&ops, false, &by, scope);
-                    self.out.opaque(format!("`{program}` also writes the (de)compressed copy"));
+                    self.out
+                        .opaque(format!("`{program}` also writes the (de)compressed copy"));
                 }
             }
             "tar" => {
                 let listing = has_flag(&split, &["-t", "--list"])
-                    || args.first().and_then(Word::text).is_some_and(|a| !a.starts_with('-') && a.contains('t') && !a.contains('x') && !a.contains('c'));
+                    || args.first().and_then(Word::text).is_some_and(|a| {
+                        !a.starts_with('-')
+                            && a.contains('t')
+                            && !a.contains('x')
+                            && !a.contains('c')
+                    });
                 if !listing {
-                    self.out.opaque("`tar` writes files only known when it runs");
+                    self.out
+                        .opaque("`tar` writes files only known when it runs");
                 }
             }
             "unzip" => {
                 if !has_flag(&split, &["-l", "-v", "-t", "-p", "-Z"]) {
-                    self.out.opaque("`unzip` writes files only known when it runs");
+                    self.out
+                        .opaque("`unzip` writes files only known when it runs");
                 }
             }
             _ => unreachable!("listed above"),
@@ -508,7 +742,13 @@ impl Walker<'_> {
         true
     }
 
-    pub(super) fn targets(&mut self, words: &[Word], recursive: bool, by: &str, scope: &ShellScope) {
+    pub(super) fn targets(
+        &mut self,
+        words: &[Word],
+        recursive: bool,
+        by: &str,
+        scope: &ShellScope,
+    ) {
         for word in words {
             match word {
                 Word::Known { text, glob } => self.write_target(text, *glob, recursive, by, scope),
@@ -531,7 +771,9 @@ impl Walker<'_> {
         scope: &ShellScope,
     ) {
         let Word::Known { text: dest, glob } = dest else {
-            self.out.opaque(format!("`{by}` writes to a destination only known when it runs"));
+            self.out.opaque(format!(
+                "`{by}` writes to a destination only known when it runs"
+            ));
             return;
         };
         let dest_path = match &scope.cwd {
@@ -539,7 +781,8 @@ impl Walker<'_> {
             Some(cwd) => Some(super::lexical(&cwd.join(dest))),
             None => None,
         };
-        let into_dir = is_dir || dest.ends_with('/') || dest_path.as_ref().is_some_and(|p| p.is_dir());
+        let into_dir =
+            is_dir || dest.ends_with('/') || dest_path.as_ref().is_some_and(|p| p.is_dir());
         if !into_dir {
             self.write_target(dest, *glob, recursive, by, scope);
             return;
@@ -548,12 +791,23 @@ impl Walker<'_> {
         // protected directory), then each file that lands in it.
         danger::write_outside_dir(dest_path.as_deref(), dest, by, self.root, &mut self.out);
         for source in sources {
-            match source.text().and_then(|s| Path::new(s.trim_end_matches('/')).file_name()) {
+            match source
+                .text()
+                .and_then(|s| Path::new(s.trim_end_matches('/')).file_name())
+            {
                 Some(name) => {
                     let path = format!("{}/{}", dest.trim_end_matches('/'), name.to_string_lossy());
-                    self.write_target(&path, *glob || matches!(source, Word::Known { glob: true, .. }), recursive, by, scope);
+                    self.write_target(
+                        &path,
+                        *glob || matches!(source, Word::Known { glob: true, .. }),
+                        recursive,
+                        by,
+                        scope,
+                    );
                 }
-                None => self.out.opaque(format!("`{by}` writes into `{dest}` under a name only known when it runs")),
+                None => self.out.opaque(format!(
+                    "`{by}` writes into `{dest}` under a name only known when it runs"
+                )),
             }
         }
     }
@@ -581,16 +835,29 @@ impl Walker<'_> {
                         ));
                     }
                 }
-                "--no-pager" | "-P" | "--no-optional-locks" | "--literal-pathspecs"
-                | "--glob-pathspecs" | "--noglob-pathspecs" | "--icase-pathspecs"
-                | "--no-replace-objects" | "-p" | "--paginate" | "--bare" => {}
-                t if t.starts_with("--git-dir") || t.starts_with("--work-tree") || t.starts_with("--namespace") => {
+                "--no-pager"
+                | "-P"
+                | "--no-optional-locks"
+                | "--literal-pathspecs"
+                | "--glob-pathspecs"
+                | "--noglob-pathspecs"
+                | "--icase-pathspecs"
+                | "--no-replace-objects"
+                | "-p"
+                | "--paginate"
+                | "--bare" => {}
+                t if t.starts_with("--git-dir")
+                    || t.starts_with("--work-tree")
+                    || t.starts_with("--namespace") =>
+                {
                     if !t.contains('=') {
                         iter.next();
                     }
                     git_scope.cwd = None;
                 }
-                other => self.out.opaque(format!("`git {other}` is not a known-safe git option")),
+                other => self
+                    .out
+                    .opaque(format!("`git {other}` is not a known-safe git option")),
             }
         }
         let rest: Vec<Word> = iter.cloned().collect();
@@ -603,60 +870,96 @@ impl Walker<'_> {
         let sub_args = &rest[1..];
         let texts: Vec<&str> = sub_args.iter().filter_map(Word::text).collect();
         let any = |names: &[&str]| {
-            texts.iter().any(|t| names.iter().any(|n| t == n || t.starts_with(&format!("{n}="))))
+            texts.iter().any(|t| {
+                names
+                    .iter()
+                    .any(|n| t == n || t.starts_with(&format!("{n}=")))
+            })
         };
         let read_only = match sub.as_str() {
             "status" | "rev-parse" | "ls-files" | "ls-tree" | "cat-file" | "describe"
             | "merge-base" | "name-rev" | "for-each-ref" | "show-ref" | "count-objects"
             | "version" | "help" | "rev-list" | "check-ignore" | "check-attr" | "var"
-            | "ls-remote" | "show-branch" | "cherry" | "verify-commit" | "verify-tag"
-            | "blame" | "annotate" | "shortlog" => true,
+            | "ls-remote" | "show-branch" | "cherry" | "verify-commit" | "verify-tag" | "blame"
+            | "annotate" | "shortlog" => true,
             "log" | "show" | "diff" | "whatchanged" | "diff-tree" | "diff-files" | "diff-index"
             | "range-diff" => {
                 if any(&["--output"]) {
                     match texts.iter().find_map(|t| t.strip_prefix("--output=")) {
-                        Some(file) => self.write_target(file, false, false, "git --output", &git_scope),
+                        Some(file) => {
+                            self.write_target(file, false, false, "git --output", &git_scope)
+                        }
                         None => self.out.opaque("`git --output` writes a file"),
                     }
                     return;
                 }
                 !any(&["--ext-diff"])
             }
-            "grep" => !texts.iter().any(|t| t.starts_with("-O") || t.starts_with("--open-files-in-pager")),
+            "grep" => !texts
+                .iter()
+                .any(|t| t.starts_with("-O") || t.starts_with("--open-files-in-pager")),
             "fsck" => !any(&["--lost-found"]),
             "archive" => !any(&["-o", "--output", "--remote", "--exec"]),
             "branch" => texts.iter().all(|a| {
-                ["-a", "-r", "-l", "--list", "-v", "-vv", "--all", "--show-current", "--contains", "--merged", "--no-merged", "--no-color", "--color"].contains(a)
-                    || a.starts_with("--format") || a.starts_with("--sort")
+                [
+                    "-a",
+                    "-r",
+                    "-l",
+                    "--list",
+                    "-v",
+                    "-vv",
+                    "--all",
+                    "--show-current",
+                    "--contains",
+                    "--merged",
+                    "--no-merged",
+                    "--no-color",
+                    "--color",
+                ]
+                .contains(a)
+                    || a.starts_with("--format")
+                    || a.starts_with("--sort")
             }),
-            "tag" => texts.iter().all(|a| ["-l", "--list", "-n"].contains(a) || a.starts_with("--sort") || a.starts_with("--format")),
+            "tag" => texts.iter().all(|a| {
+                ["-l", "--list", "-n"].contains(a)
+                    || a.starts_with("--sort")
+                    || a.starts_with("--format")
+            }),
             "stash" => texts.first().is_some_and(|a| *a == "list" || *a == "show"),
             "remote" => texts.is_empty() || ["-v", "show", "get-url"].contains(&texts[0]),
             "worktree" => texts.first() == Some(&"list"),
             "submodule" => texts.first() == Some(&"status"),
             "notes" => texts.first().is_some_and(|a| *a == "list" || *a == "show"),
-            "reflog" => texts.first().is_none_or(|a| *a == "show" || a.starts_with('-')),
+            "reflog" => texts
+                .first()
+                .is_none_or(|a| *a == "show" || a.starts_with('-')),
             "config" => {
                 self.git_config(sub_args, &git_scope);
                 return;
             }
             "push" => {
                 let force = texts.iter().any(|t| {
-                    *t == "--force" || t.starts_with("--force-with-lease") || *t == "--force-if-includes"
+                    *t == "--force"
+                        || t.starts_with("--force-with-lease")
+                        || *t == "--force-if-includes"
                         || (t.starts_with('-') && !t.starts_with("--") && t.contains('f'))
                         || (t.starts_with('+') && t.len() > 1)
                         || t.starts_with("--mirror")
-                        || t.contains(":+") || (!t.starts_with('-') && t.contains(":") && t.starts_with('+'))
+                        || t.contains(":+")
+                        || (!t.starts_with('-') && t.contains(":") && t.starts_with('+'))
                 });
                 if force {
-                    self.out.danger("`git push --force` rewrites shared history");
+                    self.out
+                        .danger("`git push --force` rewrites shared history");
                 }
                 false
             }
             _ => false,
         };
         if !read_only {
-            self.out.opaque(format!("`git {sub}` changes the repository or the work tree"));
+            self.out.opaque(format!(
+                "`git {sub}` changes the repository or the work tree"
+            ));
         }
     }
 
@@ -664,17 +967,41 @@ impl Walker<'_> {
     /// the file `--global`, `--system`, `--file` names).
     fn git_config(&mut self, args: &[Word], scope: &ShellScope) {
         let texts: Vec<&str> = args.iter().filter_map(Word::text).collect();
-        let reading = ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "get", "list", "--show-origin", "--show-scope", "--name-only", "--get-color", "--get-colorbool"];
+        let reading = [
+            "--get",
+            "--get-all",
+            "--get-regexp",
+            "--get-urlmatch",
+            "-l",
+            "--list",
+            "get",
+            "list",
+            "--show-origin",
+            "--show-scope",
+            "--name-only",
+            "--get-color",
+            "--get-colorbool",
+        ];
         let option_values = ["--file", "-f", "--blob", "--type", "--default"];
         let operands = {
             let mut skip = false;
-            texts.iter().filter(|t| {
-                if skip { skip = false; return false; }
-                if option_values.contains(t) { skip = true; return false; }
-                !t.starts_with('-')
-            }).count()
+            texts
+                .iter()
+                .filter(|t| {
+                    if skip {
+                        skip = false;
+                        return false;
+                    }
+                    if option_values.contains(t) {
+                        skip = true;
+                        return false;
+                    }
+                    !t.starts_with('-')
+                })
+                .count()
         };
-        if texts.iter().any(|t| reading.contains(t)) || (operands <= 1 && args.len() == texts.len()) {
+        if texts.iter().any(|t| reading.contains(t)) || (operands <= 1 && args.len() == texts.len())
+        {
             return;
         }
         let file = if texts.contains(&"--global") {
@@ -695,7 +1022,11 @@ impl Walker<'_> {
 
 /// The words after a wrapper's options (`short_values`/`long_values` take a
 /// value): the command it runs, with that command's own options untouched.
-pub(super) fn command_after_options(args: &[Word], short_values: &str, long_values: &[&str]) -> Vec<Word> {
+pub(super) fn command_after_options(
+    args: &[Word],
+    short_values: &str,
+    long_values: &[&str],
+) -> Vec<Word> {
     let mut i = 0;
     while i < args.len() {
         let Some(text) = args[i].text() else { break };

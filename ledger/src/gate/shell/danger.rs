@@ -24,8 +24,8 @@ pub(super) fn write_outside(
     out: &mut ShellAnalysis,
 ) {
     let covers = |p: &Path| root.starts_with(p) || p == Path::new("/") || is_home(p);
-    let everything_in = path.file_name().is_some_and(|n| n == "*")
-        && path.parent().is_some_and(covers);
+    let everything_in =
+        path.file_name().is_some_and(|n| n == "*") && path.parent().is_some_and(covers);
     if recursive && (covers(path) || everything_in) {
         out.danger(format!(
             "`{by} -r {raw}` deletes the workspace, a home directory or /"
@@ -65,7 +65,9 @@ pub(super) fn machine_wide(program: &str, _args: &[super::Word], out: &mut Shell
             "fdisk" | "parted" | "wipefs" | "shutdown" | "reboot" | "halt" | "poweroff" | "init"
         )
     {
-        out.danger(format!("`{program}` acts on the machine, not the workspace"));
+        out.danger(format!(
+            "`{program}` acts on the machine, not the workspace"
+        ));
     }
 }
 

@@ -177,9 +177,17 @@ impl Walker<'_> {
             "list" | "program" | "negated_command" => self.statements(node, src, scope),
             "pipeline" => self.pipeline(node, src, scope),
             "subshell" => self.statements(node, src, &mut scope.clone()),
-            "compound_statement" | "do_group" | "if_statement" | "elif_clause" | "else_clause"
-            | "while_statement" | "case_statement" | "case_item" | "for_statement"
-            | "c_style_for_statement" | "test_command" => {
+            "compound_statement"
+            | "do_group"
+            | "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "while_statement"
+            | "case_statement"
+            | "case_item"
+            | "for_statement"
+            | "c_style_for_statement"
+            | "test_command" => {
                 // Bodies that may run any number of times, or not at all: walk them on
                 // a copy, then forget whatever they may have changed.
                 let before = scope.clone();
@@ -224,7 +232,8 @@ impl Walker<'_> {
             }
             "comment" | "heredoc_body" | "heredoc_end" => {}
             "ERROR" => {
-                self.out.opaque("part of the command does not parse as shell");
+                self.out
+                    .opaque("part of the command does not parse as shell");
                 self.statements(node, src, scope);
             }
             other => {
@@ -275,9 +284,9 @@ impl Walker<'_> {
     fn declaration(&mut self, node: Node, src: &str, scope: &mut ShellScope) {
         let keyword = node.child(0).map(|k| text(k, src)).unwrap_or_default();
         let exported = keyword == "export"
-            || node
-                .named_children(&mut node.walk())
-                .any(|c| c.kind() == "word" && text(c, src).starts_with('-') && text(c, src).contains('x'));
+            || node.named_children(&mut node.walk()).any(|c| {
+                c.kind() == "word" && text(c, src).starts_with('-') && text(c, src).contains('x')
+            });
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             match child.kind() {
@@ -395,7 +404,9 @@ impl Walker<'_> {
             if child.kind() == "string_content" {
                 continue;
             }
-            out.push_str(&words::unescape_double_quoted(src.get(at..child.start_byte()).unwrap_or("")));
+            out.push_str(&words::unescape_double_quoted(
+                src.get(at..child.start_byte()).unwrap_or(""),
+            ));
             match child.kind() {
                 "simple_expansion" | "expansion" => {
                     let name = child
@@ -416,7 +427,9 @@ impl Walker<'_> {
             }
             at = child.end_byte();
         }
-        out.push_str(&words::unescape_double_quoted(src.get(at..end.max(at)).unwrap_or("")));
+        out.push_str(&words::unescape_double_quoted(
+            src.get(at..end.max(at)).unwrap_or(""),
+        ));
         if known {
             Word::literal(out)
         } else {
@@ -471,9 +484,7 @@ impl Walker<'_> {
                 "command_substitution" | "process_substitution" => {
                     self.statements(child, src, &mut scope.clone())
                 }
-                kind if is_statement(kind) => {
-                    self.statement(child, src, scope, Stdin::default())
-                }
+                kind if is_statement(kind) => self.statement(child, src, scope, Stdin::default()),
                 _ => self.words(child, src, scope),
             }
         }
@@ -511,9 +522,9 @@ impl Walker<'_> {
                             }
                             self.write_target(&text, glob, false, &op, scope);
                         }
-                        Word::Dynamic => self
-                            .out
-                            .opaque(format!("`{op}` writes to a file whose name is only known when it runs")),
+                        Word::Dynamic => self.out.opaque(format!(
+                            "`{op}` writes to a file whose name is only known when it runs"
+                        )),
                     }
                 }
             }
@@ -529,7 +540,14 @@ impl Walker<'_> {
     }
 
     /// Records a known write target, resolved against the scope's directory.
-    fn write_target(&mut self, raw: &str, glob: bool, recursive: bool, by: &str, scope: &ShellScope) {
+    fn write_target(
+        &mut self,
+        raw: &str,
+        glob: bool,
+        recursive: bool,
+        by: &str,
+        scope: &ShellScope,
+    ) {
         let path = Path::new(raw);
         let absolute = if path.is_absolute() {
             lexical(path)
@@ -612,8 +630,10 @@ fn changes_children(name: &str) -> bool {
 }
 
 fn is_device(path: &str) -> bool {
-    matches!(path, "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty")
-        || path.starts_with("/dev/fd/")
+    matches!(
+        path,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
+    ) || path.starts_with("/dev/fd/")
 }
 
 fn text<'s>(node: Node, src: &'s str) -> &'s str {

@@ -26,7 +26,9 @@ pub(super) fn stage_output(
     let Some(command) = command else {
         return Stdin {
             words: None,
-            downloaded: stdin.downloaded || text(stage, src).contains("curl") || text(stage, src).contains("wget"),
+            downloaded: stdin.downloaded
+                || text(stage, src).contains("curl")
+                || text(stage, src).contains("wget"),
         };
     };
     let name = command
@@ -65,9 +67,15 @@ fn literal(node: Node, src: &str) -> Option<String> {
             let raw = text(node, src);
             Some(raw.get(1..raw.len().saturating_sub(1))?.to_string())
         }
-        "string" if node.named_children(&mut node.walk()).all(|c| c.kind() == "string_content") => {
+        "string"
+            if node
+                .named_children(&mut node.walk())
+                .all(|c| c.kind() == "string_content") =>
+        {
             let raw = text(node, src);
-            Some(unescape_double_quoted(raw.get(1..raw.len().saturating_sub(1))?))
+            Some(unescape_double_quoted(
+                raw.get(1..raw.len().saturating_sub(1))?,
+            ))
         }
         "number" => Some(text(node, src).to_string()),
         _ => None,
@@ -87,9 +95,9 @@ pub(super) fn sed(walker: &mut Walker, program: &str, args: &[Word], scope: &She
                 scripts.push(value.clone())
             }
             Arg::Flag(name, _) if name == "-f" || name == "--file" => {
-                walker
-                    .out
-                    .opaque(format!("`{program} -f` runs a script file that is not analysed"));
+                walker.out.opaque(format!(
+                    "`{program} -f` runs a script file that is not analysed"
+                ));
                 return;
             }
             Arg::Flag(name, _) if name == "-i" || name == "--in-place" || name == "-I" => {
@@ -135,7 +143,11 @@ fn sed_script_files(script: &str) -> Result<Vec<String>, String> {
         while *i < chars.len() && chars[*i] != '\n' {
             *i += 1;
         }
-        chars[start..*i].iter().collect::<String>().trim().to_string()
+        chars[start..*i]
+            .iter()
+            .collect::<String>()
+            .trim()
+            .to_string()
     };
     // Skips a delimited part (`/re/`), honouring backslash escapes.
     let delimited = |i: &mut usize, delim: char| -> Result<(), String> {
@@ -182,7 +194,8 @@ fn sed_script_files(script: &str) -> Result<Vec<String>, String> {
                 // Labels, text and files read: up to the end of the line (labels
                 // and branches also end at `;`).
                 if matches!(c, 'b' | 't' | 'T' | 'v') {
-                    while i < chars.len() && chars[i] != ';' && chars[i] != '\n' && chars[i] != '}' {
+                    while i < chars.len() && chars[i] != ';' && chars[i] != '\n' && chars[i] != '}'
+                    {
                         i += 1;
                     }
                 } else {
@@ -227,7 +240,19 @@ fn sed_script_files(script: &str) -> Result<Vec<String>, String> {
 /// `awk`: read-only unless the program runs commands (`system`, pipes, `getline`
 /// from a command) or prints into a file, or comes from a file.
 pub(super) fn awk(walker: &mut Walker, program: &str, args: &[Word]) {
-    let split = split_options(args, "fvFiEl", &["--file", "--assign", "--field-separator", "--include", "--exec", "--load", "--source"]);
+    let split = split_options(
+        args,
+        "fvFiEl",
+        &[
+            "--file",
+            "--assign",
+            "--field-separator",
+            "--include",
+            "--exec",
+            "--load",
+            "--source",
+        ],
+    );
     if split.iter().any(|a| {
         matches!(a, Arg::Flag(name, _) if ["-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"].contains(&name.as_str()))
     }) {
@@ -242,18 +267,20 @@ pub(super) fn awk(walker: &mut Walker, program: &str, args: &[Word]) {
         _ => None,
     });
     let Some(source) = source.as_ref().and_then(Word::text) else {
-        walker
-            .out
-            .opaque(format!("`{program}` runs a program only known when it runs"));
+        walker.out.opaque(format!(
+            "`{program}` runs a program only known when it runs"
+        ));
         return;
     };
-    let prints_to_file = source
-        .split(['\n', ';', '{', '}'])
-        .any(|statement| {
-            let s = statement.trim_start();
-            (s.starts_with("print") || s.contains(" print")) && s.contains('>')
-        });
-    if source.contains("system") || source.contains('|') || source.contains("@load") || prints_to_file {
+    let prints_to_file = source.split(['\n', ';', '{', '}']).any(|statement| {
+        let s = statement.trim_start();
+        (s.starts_with("print") || s.contains(" print")) && s.contains('>')
+    });
+    if source.contains("system")
+        || source.contains('|')
+        || source.contains("@load")
+        || prints_to_file
+    {
         walker.out.opaque(format!(
             "`{program}` program runs commands or writes files (system, a pipe, `print >`)"
         ));
@@ -265,7 +292,11 @@ pub(super) fn awk(walker: &mut Walker, program: &str, args: &[Word]) {
 pub(super) fn find(walker: &mut Walker, args: &[Word], scope: &mut ShellScope) {
     let options = ["-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"];
     let mut i = 0;
-    while i < args.len() && args[i].text().is_some_and(|t| options.contains(&t) || t.starts_with("-D")) {
+    while i < args.len()
+        && args[i]
+            .text()
+            .is_some_and(|t| options.contains(&t) || t.starts_with("-D"))
+    {
         i += 1 + usize::from(args[i].text() == Some("-D"));
     }
     let mut starts = Vec::new();
@@ -291,7 +322,12 @@ pub(super) fn find(walker: &mut Walker, args: &[Word], scope: &mut ShellScope) {
             "-fprint" | "-fprint0" | "-fls" | "-fprintf" => {
                 let file = args.get(i).cloned().unwrap_or(Word::Dynamic);
                 i += 1;
-                walker.targets(std::slice::from_ref(&file), false, &format!("find {token}"), scope);
+                walker.targets(
+                    std::slice::from_ref(&file),
+                    false,
+                    &format!("find {token}"),
+                    scope,
+                );
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
                 let mut inner = Vec::new();
@@ -338,7 +374,17 @@ fn found_under(starts: &[Word]) -> Vec<Word> {
 /// `xargs`: runs its command with words read from stdin, known when a pipeline
 /// feeds it `echo`'s output.
 pub(super) fn xargs(walker: &mut Walker, args: &[Word], scope: &mut ShellScope, stdin: &Stdin) {
-    let long = ["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"];
+    let long = [
+        "--arg-file",
+        "--delimiter",
+        "--eof",
+        "--replace",
+        "--max-lines",
+        "--max-args",
+        "--max-procs",
+        "--max-chars",
+        "--process-slot-var",
+    ];
     let split = split_options(args, "adEILnPs", &long);
     let replace = split.iter().find_map(|a| match a {
         Arg::Flag(name, Some(value)) if name == "-I" || name == "--replace" => {
@@ -358,7 +404,9 @@ pub(super) fn xargs(walker: &mut Walker, args: &[Word], scope: &mut ShellScope, 
                 let words = inner
                     .iter()
                     .map(|w| match (w.text(), item.text()) {
-                        (Some(t), Some(v)) if t.contains(&token) => Word::literal(t.replace(&token, v)),
+                        (Some(t), Some(v)) if t.contains(&token) => {
+                            Word::literal(t.replace(&token, v))
+                        }
                         (Some(t), None) if t.contains(&token) => Word::Dynamic,
                         _ => w.clone(),
                     })
@@ -374,7 +422,13 @@ pub(super) fn xargs(walker: &mut Walker, args: &[Word], scope: &mut ShellScope, 
 }
 
 /// Wrappers that run the rest of their words as a command.
-pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: &mut ShellScope, stdin: &Stdin) {
+pub(super) fn wrapper(
+    walker: &mut Walker,
+    program: &str,
+    args: &[Word],
+    scope: &mut ShellScope,
+    stdin: &Stdin,
+) {
     let mut inner_scope = scope.clone();
     let mut prefix = Vec::new();
     let rest = match program {
@@ -383,7 +437,10 @@ pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: 
         "stdbuf" => command_after_options(args, "ioe", &["--input", "--output", "--error"]),
         "time" => {
             let split = split_options(args, "of", &["--output", "--format"]);
-            if let Some(Arg::Flag(_, Some(file))) = split.iter().find(|a| matches!(a, Arg::Flag(n, Some(_)) if n == "-o" || n == "--output")) {
+            if let Some(Arg::Flag(_, Some(file))) = split
+                .iter()
+                .find(|a| matches!(a, Arg::Flag(n, Some(_)) if n == "-o" || n == "--output"))
+            {
                 walker.targets(std::slice::from_ref(file), false, "time -o", scope);
             }
             command_after_options(args, "of", &["--output", "--format"])
@@ -396,8 +453,25 @@ pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: 
             rest
         }
         "sudo" | "doas" => {
-            walker.out.opaque(format!("`{program}` runs the command as another user"));
-            command_after_options(args, "ugCDhprtUTc", &["--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout"])
+            walker
+                .out
+                .opaque(format!("`{program}` runs the command as another user"));
+            command_after_options(
+                args,
+                "ugCDhprtUTc",
+                &[
+                    "--user",
+                    "--group",
+                    "--close-from",
+                    "--chdir",
+                    "--host",
+                    "--prompt",
+                    "--role",
+                    "--type",
+                    "--other-user",
+                    "--command-timeout",
+                ],
+            )
         }
         "env" => {
             let mut i = 0;
@@ -408,13 +482,19 @@ pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: 
                     "-u" | "--unset" => i += 1,
                     "-C" | "--chdir" => {
                         i += 1;
-                        walker.change_directory(&args[i.min(args.len() - 1)..=i.min(args.len() - 1)], &mut inner_scope);
+                        walker.change_directory(
+                            &args[i.min(args.len() - 1)..=i.min(args.len() - 1)],
+                            &mut inner_scope,
+                        );
                     }
                     "-S" | "--split-string" => {
-                        let rest: Option<Vec<&str>> = args[i + 1..].iter().map(Word::text).collect();
+                        let rest: Option<Vec<&str>> =
+                            args[i + 1..].iter().map(Word::text).collect();
                         match rest {
                             Some(parts) => walker.script(&parts.join(" "), &mut inner_scope),
-                            None => walker.out.opaque("`env -S` runs text only known when it runs"),
+                            None => walker
+                                .out
+                                .opaque("`env -S` runs text only known when it runs"),
                         }
                         return;
                     }
@@ -423,11 +503,17 @@ pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: 
                         break;
                     }
                     t if t.starts_with("-S") || t.starts_with("--split-string=") => {
-                        let first = t.trim_start_matches("--split-string=").trim_start_matches("-S");
-                        let rest: Option<Vec<&str>> = args[i + 1..].iter().map(Word::text).collect();
+                        let first = t
+                            .trim_start_matches("--split-string=")
+                            .trim_start_matches("-S");
+                        let rest: Option<Vec<&str>> =
+                            args[i + 1..].iter().map(Word::text).collect();
                         match rest {
-                            Some(parts) => walker.script(&format!("{first} {}", parts.join(" ")), &mut inner_scope),
-                            None => walker.out.opaque("`env -S` runs text only known when it runs"),
+                            Some(parts) => walker
+                                .script(&format!("{first} {}", parts.join(" ")), &mut inner_scope),
+                            None => walker
+                                .out
+                                .opaque("`env -S` runs text only known when it runs"),
                         }
                         return;
                     }
@@ -436,9 +522,13 @@ pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: 
                         let dir = t.trim_start_matches("--chdir=").trim_start_matches("-C");
                         walker.change_directory(&[Word::literal(dir)], &mut inner_scope);
                     }
-                    t if t.starts_with('-') => walker.out.opaque(format!("`env {t}` is not a known option")),
+                    t if t.starts_with('-') => walker
+                        .out
+                        .opaque(format!("`env {t}` is not a known option")),
                     t => match t.split_once('=') {
-                        Some((name, value)) if !name.is_empty() => prefix.push((name.to_string(), Some(value.to_string()))),
+                        Some((name, value)) if !name.is_empty() => {
+                            prefix.push((name.to_string(), Some(value.to_string())))
+                        }
                         _ => break,
                     },
                 }
@@ -450,7 +540,9 @@ pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: 
     };
     if rest.is_empty() {
         if matches!(program, "sudo" | "doas") {
-            walker.out.opaque(format!("`{program}` without a command opens a shell"));
+            walker
+                .out
+                .opaque(format!("`{program}` without a command opens a shell"));
         }
         return;
     }
@@ -459,7 +551,13 @@ pub(super) fn wrapper(walker: &mut Walker, program: &str, args: &[Word], scope: 
 
 /// A shell: its `-c` string is parsed; a script file is opaque; commands read from
 /// stdin are known only when echoed into it, and dangerous when downloaded.
-pub(super) fn shell(walker: &mut Walker, program: &str, args: &[Word], scope: &mut ShellScope, stdin: &Stdin) {
+pub(super) fn shell(
+    walker: &mut Walker,
+    program: &str,
+    args: &[Word],
+    scope: &mut ShellScope,
+    stdin: &Stdin,
+) {
     if program == "busybox" {
         if !args.is_empty() {
             walker.simple(args.to_vec(), &[], scope, stdin.clone());
@@ -508,7 +606,9 @@ pub(super) fn shell(walker: &mut Walker, program: &str, args: &[Word], scope: &m
             let parts: Option<Vec<&str>> = words.iter().map(Word::text).collect();
             match parts {
                 Some(parts) => walker.script(&parts.join(" "), &mut scope.clone()),
-                None => walker.out.opaque(format!("`{program}` runs commands read from its input")),
+                None => walker
+                    .out
+                    .opaque(format!("`{program}` runs commands read from its input")),
             }
         } else {
             walker
@@ -517,8 +617,10 @@ pub(super) fn shell(walker: &mut Walker, program: &str, args: &[Word], scope: &m
         }
         return;
     }
-    let name = operands[0].text().unwrap_or("a script only known when it runs");
-    walker
-        .out
-        .opaque(format!("`{program}` runs {name}, whose commands are not analysed"));
+    let name = operands[0]
+        .text()
+        .unwrap_or("a script only known when it runs");
+    walker.out.opaque(format!(
+        "`{program}` runs {name}, whose commands are not analysed"
+    ));
 }

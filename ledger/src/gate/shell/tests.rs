@@ -17,19 +17,28 @@ fn writes(cmd: &str) -> Vec<String> {
 #[test]
 fn targets_of_redirections_and_writers_are_named() {
     assert_eq!(writes("echo x > a.txt"), ["/w/a.txt"]);
-    assert_eq!(writes("echo x >>a >|b &>c &>>d 2>e"), ["/w/a", "/w/b", "/w/c", "/w/d", "/w/e"]);
+    assert_eq!(
+        writes("echo x >>a >|b &>c &>>d 2>e"),
+        ["/w/a", "/w/b", "/w/c", "/w/d", "/w/e"]
+    );
     assert_eq!(writes("ls >&out"), ["/w/out"]);
     assert_eq!(writes("ls 2>&1 >&2 >/dev/null"), Vec::<String>::new());
     assert!(writes("cat <>rw").contains(&"/w/rw".to_string()));
     assert_eq!(writes("cd src && echo x > ../README.md"), ["/w/README.md"]);
     assert_eq!(writes("(cd src) && rm a"), ["/w/a"]);
     assert_eq!(writes("cd src; cd ..; touch b"), ["/w/b"]);
-    assert_eq!(writes("x=lib; rm -f $x/a \"$x\"/b"), ["/w/lib/a", "/w/lib/b"]);
+    assert_eq!(
+        writes("x=lib; rm -f $x/a \"$x\"/b"),
+        ["/w/lib/a", "/w/lib/b"]
+    );
     assert_eq!(writes("rm {a,b}.ts"), ["/w/a.ts", "/w/b.ts"]);
     assert_eq!(writes("sed -i.bak s/a/b/ src/a.ts"), ["/w/src/a.ts"]);
     assert_eq!(writes("sed -n 's/a/b/w out.txt' f"), ["/w/out.txt"]);
     assert_eq!(writes("mv src/a.ts lib/"), ["/w/src/a.ts", "/w/lib/a.ts"]);
-    assert_eq!(writes("cp -t lib src/a.ts src/b.ts"), ["/w/lib/a.ts", "/w/lib/b.ts"]);
+    assert_eq!(
+        writes("cp -t lib src/a.ts src/b.ts"),
+        ["/w/lib/a.ts", "/w/lib/b.ts"]
+    );
     assert_eq!(writes("git diff --output=d.patch"), ["/w/d.patch"]);
     assert_eq!(writes("git config core.hooksPath x"), ["/w/.git/config"]);
     assert_eq!(writes("find src -name '*.bak' -delete"), ["/w/src/*"]);
@@ -146,7 +155,11 @@ fn dangerous_commands_are_found_behind_wrappers_and_variables() {
         "cd .. && rm -rf w",
         "git config --global core.pager x",
     ] {
-        assert!(analysis(cmd).dangerous.is_some(), "{cmd}: {:?}", analysis(cmd));
+        assert!(
+            analysis(cmd).dangerous.is_some(),
+            "{cmd}: {:?}",
+            analysis(cmd)
+        );
     }
 }
 
@@ -161,7 +174,11 @@ fn intent_commands_that_change_state_are_named() {
         "intent verify --repair",
         "intent hook claude-code < payload.json",
     ] {
-        assert!(!analysis(cmd).intent_acts.is_empty(), "{cmd}: {:?}", analysis(cmd));
+        assert!(
+            !analysis(cmd).intent_acts.is_empty(),
+            "{cmd}: {:?}",
+            analysis(cmd)
+        );
     }
     assert!(analysis("intent verify").intent_acts.is_empty());
 }
