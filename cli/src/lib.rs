@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod adapters;
+pub mod caller;
 pub mod commands;
 pub mod config;
 pub mod engine;

@@ -88,14 +88,19 @@ impl Adapter for Cursor {
                     Some(value @ Value::Object(_)) => value.clone(),
                     _ => json!({}),
                 };
-                // Cursor names the tool without its server; ours are recognizable by
-                // name, anyone else's is gated as an unknown (destructive) tool.
-                let name = if super::HANDSHAKE_TOOLS.contains(&tool.as_str())
-                    || super::QUERY_TOOLS.contains(&tool.as_str())
-                {
+                // Cursor names the tool without its server, but says how the server
+                // runs (`command` for stdio, `url` for HTTP): only a tool of our own
+                // `intent mcp` server is ours; any other server's tool is gated as
+                // `mcp__cursor__<tool>` (destructive unless the policy lists it), even
+                // when it shares a name with one of ours.
+                let ours = payload
+                    .get("command")
+                    .and_then(Value::as_str)
+                    .is_some_and(is_intent_mcp_command);
+                let name = if ours {
                     format!("mcp__{}__{tool}", super::MCP_SERVER)
                 } else {
-                    tool
+                    format!("mcp__cursor__{tool}")
                 };
                 (Phase::PreTool, Some(call(&name, input, &session, false)?))
             }
@@ -182,4 +187,13 @@ fn call(name: &str, input: Value, session: &str, post: bool) -> Result<ToolCall,
         Some(use_id),
         post.then(|| json!({"is_error": false})),
     ))
+}
+
+/// Whether a Cursor MCP server command line runs `intent mcp` (as `intent init`
+/// writes it: the program, then `mcp`).
+fn is_intent_mcp_command(command: &str) -> bool {
+    let mut words = command.split_whitespace();
+    let program = words.next().unwrap_or("").trim_matches(['\'', '"']);
+    let base = program.rsplit('/').next().unwrap_or(program);
+    base == "intent" && words.next() == Some("mcp")
 }

@@ -158,8 +158,21 @@ impl Adapter for Gemini {
 }
 
 fn tool_call(payload: &Value, session: &str) -> Result<ToolCall, PayloadError> {
-    let name = required(payload, "tool_name", "tool event")?;
+    let mut name = required(payload, "tool_name", "tool event")?;
     let input = object(payload, "tool_input")?;
+    // Gemini spells MCP tools `mcp_<server>_<tool>`, which is ambiguous when names
+    // hold `_`; its `mcp_context` names both parts, so the gate and the policy's
+    // `read_only_tools` see the canonical `mcp__<server>__<tool>`.
+    let context = payload.get("mcp_context");
+    let server = context
+        .and_then(|c| c.get("server_name"))
+        .and_then(Value::as_str);
+    let tool = context
+        .and_then(|c| c.get("tool_name"))
+        .and_then(Value::as_str);
+    if let (Some(server), Some(tool)) = (server, tool) {
+        name = format!("mcp__{server}__{tool}");
+    }
     let classified = classify(&TOOLS, &name, &input)?;
     let response = payload.get("tool_response").map(normalize_response);
     let use_id = synthetic_use_id("gemini", session, &name, &input);

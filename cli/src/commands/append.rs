@@ -63,6 +63,7 @@ fn empty_object() -> Value {
 /// Reads stdin, validates every event, then appends them; nothing is appended when
 /// any input is bad.
 pub fn run(config: &Config, args: AppendArgs) -> anyhow::Result<u8> {
+    crate::caller::require_human("append")?;
     let options = LedgerOptions {
         durability: args.durability,
         ..LedgerOptions::default()

@@ -36,6 +36,7 @@ pub struct InitArgs {
 /// for derived data and the ledger's genesis line, records a spec snapshot, and
 /// writes each requested front-end's configuration.
 pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
+    crate::caller::require_human("init")?;
     let workspace = &config.workspace;
     let mut created = workspace.init()?;
     let snapshot = super::validate::snapshot_if_valid(workspace)?;

@@ -20,6 +20,7 @@ pub const LEDGER_REPAIRED: &str = "ledger.repaired";
 
 /// Repairs what `check_path` found (or says there is nothing to repair).
 pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::Result<u8> {
+    crate::caller::require_human("verify --repair")?;
     let Some(found) = found else {
         let report = intent_ledger::verify_path(ledger)?;
         if let Some(bad) = &report.corruption {

@@ -19,6 +19,7 @@ pub struct SelectArgs {
 
 /// Records `intent.selected` and prints the intent's context; exit 1 when refused.
 pub fn run(config: &Config, args: SelectArgs) -> anyhow::Result<u8> {
+    crate::caller::require_human("select")?;
     let engine = Engine::new(config.workspace.clone())?;
     match engine.select(&args.session, &args.intent_id, "cli")? {
         Ok(context) => {

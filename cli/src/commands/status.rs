@@ -30,6 +30,7 @@ pub struct StatusArgs {
 
 /// Applies the change; exit 1 with the legal alternatives when it is refused.
 pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<u8> {
+    crate::caller::require_human("status")?;
     config.require_ledger()?;
     let Some(to) = IntentStatus::parse(&args.status) else {
         anyhow::bail!(

@@ -235,7 +235,13 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
         action, root, cwd, ..
     } = *input;
     let analysis = match action {
-        Action::Shell { command, .. } => Some(shell::analyze(command, root, cwd)),
+        Action::Shell { command, .. } => {
+            let extra = input
+                .policy
+                .map(|p| p.read_only_commands.as_slice())
+                .unwrap_or_default();
+            Some(shell::analyze_with(command, root, cwd, extra))
+        }
         _ => None,
     };
     // Targets: the paths a tool names, or the files a command writes.

@@ -77,6 +77,11 @@ pub struct Policy {
     /// names or globs of other MCP servers' tools (`mcp__github__get_*`). Every
     /// tool not listed and not known to the adapters is destructive.
     pub read_only_tools: Vec<String>,
+    /// Shell commands to add to the gate's read-only allowlist, as leading words
+    /// (`cargo metadata`, `npm ls`, `kubectl get`): a command that starts with
+    /// these words passes without an intent. Redirections and substitutions in it
+    /// are still checked.
+    pub read_only_commands: Vec<String>,
 }
 
 impl Default for Policy {
@@ -91,6 +96,7 @@ impl Default for Policy {
             cline_refusal: TaskRefusal::Cancel,
             agent_completion: AgentCompletion::Propose,
             read_only_tools: Vec::new(),
+            read_only_commands: Vec::new(),
         }
     }
 }

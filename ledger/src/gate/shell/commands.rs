@@ -111,7 +111,7 @@ const GUARDED_READERS: &[(&str, &str, &[&str])] = &[
 const OPERAND_LIMITED: &[(&str, usize)] = &[("uniq", 1), ("xxd", 1), ("hostname", 0)];
 
 /// Programs that run code they are given: always opaque.
-const INTERPRETERS: &[&str] = &[
+pub(super) const INTERPRETERS: &[&str] = &[
     "python",
     "python3",
     "python2",
@@ -320,6 +320,23 @@ impl Walker<'_> {
             ));
             return;
         };
+        if self.extra.iter().any(|entry| {
+            entry.len() < words.len() + 1
+                && entry
+                    .iter()
+                    .enumerate()
+                    .all(|(i, w)| match (i, words[i].text()) {
+                        (0, Some(_)) => w == &program,
+                        (_, Some(t)) => w == t,
+                        _ => false,
+                    })
+        }) {
+            // Declared read-only by the policy; an unsafe environment still counts.
+            if let Some(why) = taint {
+                self.out.opaque(why);
+            }
+            return;
+        }
         let writes_before = (
             self.out.writes.len(),
             self.out.opaque.len(),

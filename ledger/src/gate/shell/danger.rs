@@ -13,6 +13,44 @@ pub(super) fn fork_bomb(text: &str, out: &mut ShellAnalysis) {
     }
 }
 
+/// A shell or interpreter given a downloaded script through a substitution:
+/// `bash <(curl …)`, `sh -c "$(wget -qO- …)"`, `python -c "$(curl …)"`.
+pub(super) fn downloaded_script(command: tree_sitter::Node, src: &str, out: &mut ShellAnalysis) {
+    let Some(name) = command.child_by_field_name("name") else {
+        return;
+    };
+    let name = super::text(name, src);
+    let program = name.rsplit('/').next().unwrap_or(name);
+    let runs_code = super::commands::SHELLS.contains(&program)
+        || super::commands::INTERPRETERS.contains(&program)
+        || program == "eval"
+        || program == "source"
+        || program == ".";
+    if !runs_code {
+        return;
+    }
+    let mut cursor = command.walk();
+    for argument in command.children_by_field_name("argument", &mut cursor) {
+        if has_download(argument, src) {
+            out.danger("running a downloaded script runs unreviewed code");
+            return;
+        }
+    }
+}
+
+/// Whether a substitution inside `node` runs curl or wget.
+fn has_download(node: tree_sitter::Node, src: &str) -> bool {
+    if matches!(node.kind(), "command_substitution" | "process_substitution") {
+        let text = super::text(node, src);
+        return ["curl", "wget", "fetch "].iter().any(|d| text.contains(d));
+    }
+    let mut cursor = node.walk();
+    let found = node
+        .named_children(&mut cursor)
+        .any(|c| has_download(c, src));
+    found
+}
+
 /// A write target outside the workspace, or a recursive one that covers the
 /// workspace, a home directory or `/`.
 pub(super) fn write_outside(

@@ -79,6 +79,23 @@ const MAX_COMMAND_BYTES: usize = 256 * 1024;
 
 /// Analyses `command` as run from `cwd` (absolute) in the workspace at `root`.
 pub fn analyze(command: &str, root: &Path, cwd: &Path) -> ShellAnalysis {
+    analyze_with(command, root, cwd, &[])
+}
+
+/// [`analyze`], with commands the policy adds to the read-only allowlist
+/// (`read_only_commands`: each entry's words must start the command, e.g.
+/// `cargo metadata`).
+pub fn analyze_with(
+    command: &str,
+    root: &Path,
+    cwd: &Path,
+    read_only_commands: &[String],
+) -> ShellAnalysis {
+    let extra: Vec<Vec<String>> = read_only_commands
+        .iter()
+        .map(|entry| entry.split_whitespace().map(str::to_string).collect())
+        .filter(|words: &Vec<String>| !words.is_empty())
+        .collect();
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .filter(|h| h.is_absolute())
@@ -90,6 +107,7 @@ pub fn analyze(command: &str, root: &Path, cwd: &Path) -> ShellAnalysis {
     };
     let mut walker = Walker {
         root,
+        extra: &extra,
         depth: 0,
         out: ShellAnalysis::default(),
     };
@@ -100,6 +118,8 @@ pub fn analyze(command: &str, root: &Path, cwd: &Path) -> ShellAnalysis {
 /// The state of one walk.
 struct Walker<'r> {
     root: &'r Path,
+    /// Command prefixes the policy declares read-only.
+    extra: &'r [Vec<String>],
     depth: usize,
     out: ShellAnalysis,
 }
@@ -305,6 +325,7 @@ impl Walker<'_> {
     }
 
     fn command(&mut self, node: Node, src: &str, scope: &mut ShellScope, stdin: Stdin) {
+        danger::downloaded_script(node, src, &mut self.out);
         let mut prefix = Vec::new();
         let mut words = Vec::new();
         let mut cursor = node.walk();
