@@ -6,6 +6,7 @@
 //! * [`LineReader`] / [`read_events`] stream events without a lock;
 //!   [`ReverseLineReader`] reads newest first.
 //! * [`verify_path`] checks seq continuity, `prev` links and every hash in parallel.
+//! * [`redact`] takes secrets out of every text field before it is stored.
 //! * [`spec`] loads and validates `.orchestration/active_intents.yaml`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -16,6 +17,7 @@ pub mod gate;
 pub mod head;
 pub mod line;
 mod reader;
+pub mod redact;
 pub mod spec;
 pub mod state;
 mod verify;

@@ -66,6 +66,23 @@ impl Workspace {
         self.orchestration_dir().join(".cache")
     }
 
+    /// Returns where the query projections live (lineage, search index, intent
+    /// state, analyses): `.orchestration/.cache/`, or — when a sandbox keeps
+    /// `.orchestration/` read-only for this process, as Claude Code's does for the
+    /// agent's shell — a directory of this workspace under the system's temp dir,
+    /// so `intent why` and `search` still answer (rebuilt from the ledger there).
+    /// Hooks never use the fallback: they run outside the sandbox.
+    pub fn projection_dir(&self) -> PathBuf {
+        let cache = self.cache_dir();
+        if !self.is_initialized() || writable(&cache) {
+            return cache;
+        }
+        let key = blake3::hash(self.root.to_string_lossy().as_bytes()).to_hex();
+        std::env::temp_dir()
+            .join("intent-projections")
+            .join(&key.as_str()[..16])
+    }
+
     /// Returns whether `.orchestration/` exists.
     pub fn is_initialized(&self) -> bool {
         self.orchestration_dir().is_dir()
@@ -203,3 +220,17 @@ active_intents:
       - All tests pass.
     dependencies: []
 "#;
+
+/// Whether files can be created in `dir` (creating it if needed): a read-only
+/// mount or permissions say no.
+fn writable(dir: &Path) -> bool {
+    if std::fs::create_dir_all(dir).is_err() {
+        return false;
+    }
+    let probe = dir.join(".writable");
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(probe)
+        .is_ok()
+}

@@ -72,6 +72,9 @@ impl Fixture {
             policy: Ok(&self.policy),
             state: &self.state,
             ignore: &self.ignore,
+            capabilities: Default::default(),
+            cited_intent: None,
+            after_the_fact: false,
         })
     }
 }
@@ -259,6 +262,9 @@ fn unusable_specs_or_policy_fail_closed_for_writes_only() {
                 policy,
                 state: &f.state,
                 ignore: &[],
+                capabilities: Default::default(),
+                cited_intent: None,
+                after_the_fact: false,
             })
         };
     let w = write("src/auth/a.ts");
@@ -390,4 +396,53 @@ fn writes_into_git_internals_and_front_end_configs_are_policy_blocks() {
             "{path}"
         );
     }
+}
+
+#[test]
+fn what_a_front_end_cannot_enforce_is_judged_but_not_enforced() {
+    use intent_ledger::gate::Capabilities;
+    let mut f = Fixture::new();
+    f.select("INT-001");
+    let judge =
+        |f: &Fixture, action: Action, caps: Capabilities, after: bool, cited: Option<&str>| {
+            decide(&GateInput {
+                action: &action,
+                session: "s1",
+                root: &f.root,
+                cwd: &f.root,
+                specs: Ok(&f.specs),
+                policy: Ok(&f.policy),
+                state: &f.state,
+                ignore: &f.ignore,
+                capabilities: caps,
+                cited_intent: cited,
+                after_the_fact: after,
+            })
+        };
+    let normal = Capabilities::default();
+    let d = judge(&f, write("src/billing/a.ts"), normal, false, None);
+    assert_eq!((d.verdict, d.enforced), (Verdict::Deny, true));
+    // Cursor: an edit is reported after it happened.
+    let cursor = Capabilities {
+        blocks_before_write: false,
+        ..normal
+    };
+    let d = judge(&f, write("src/billing/a.ts"), cursor, true, None);
+    assert_eq!((d.verdict, d.enforced), (Verdict::Deny, false));
+    assert_eq!(d.reason.unwrap().kind, ReasonKind::ScopeViolation);
+    // Cline: refusals cancel the task; `cline_refusal: warn` records them only.
+    let cline = Capabilities {
+        refusal_cancels_task: true,
+        ..normal
+    };
+    let d = judge(&f, write("src/billing/a.ts"), cline, false, None);
+    assert!(d.enforced);
+    f.policy.cline_refusal = intent_ledger::gate::TaskRefusal::Warn;
+    let d = judge(&f, write("src/billing/a.ts"), cline, false, None);
+    assert_eq!((d.verdict, d.enforced), (Verdict::Deny, false));
+    // A write citing another intent than the session's.
+    let d = judge(&f, write("src/auth/a.ts"), normal, false, Some("INT-003"));
+    assert_eq!(d.reason.unwrap().kind, ReasonKind::IntentNotActive);
+    let d = judge(&f, write("src/auth/a.ts"), normal, false, Some("INT-001"));
+    assert_eq!(d.verdict, Verdict::Allow);
 }

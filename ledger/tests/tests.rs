@@ -5,6 +5,7 @@ mod test_compat;
 mod test_gate;
 mod test_head;
 mod test_reader;
+mod test_redact;
 mod test_spec_edit;
 mod test_specs;
 mod test_state;

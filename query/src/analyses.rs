@@ -15,7 +15,7 @@ use intent_ledger::Workspace;
 
 /// The directory of the entries.
 pub fn dir(workspace: &Workspace) -> PathBuf {
-    workspace.cache_dir().join("analyses")
+    workspace.projection_dir().join("analyses")
 }
 
 fn entry(workspace: &Workspace, file: &SourceFile) -> PathBuf {

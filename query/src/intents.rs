@@ -118,7 +118,7 @@ impl IntentState {
         progress: &dyn Progress,
         force: bool,
     ) -> Result<(IntentState, CatchUp)> {
-        let path = workspace.cache_dir().join("intents.json");
+        let path = workspace.projection_dir().join("intents.json");
         let ledger = workspace.ledger_path();
         let stored: Option<IntentState> = (!force)
             .then(|| std::fs::read(&path).ok())

@@ -102,3 +102,26 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
     let text = String::from_utf8(ws.run(&["doctor"], None).stdout).unwrap();
     assert!(text.contains("[fail] codex hook"), "{text}");
 }
+
+#[test]
+fn a_matcher_that_routes_only_our_mcp_tools_is_flagged_and_init_updates_it() {
+    let ws = TestWorkspace::empty();
+    let out = ws.run(&["init", "--agent", "claude-code"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(status(&doctor(&ws).1, "claude-code MCP routing"), ["ok"]);
+    // Settings written by an older version: other servers' tools bypass the hooks.
+    let path = ws.root().join(".claude/settings.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let old = text.replace("mcp__.*", "mcp__intent__.*");
+    assert_ne!(old, text);
+    std::fs::write(&path, &old).unwrap();
+    assert_eq!(status(&doctor(&ws).1, "claude-code MCP routing"), ["warn"]);
+    let out = ws.run(&["init", "--agent", "claude-code"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let settings: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for event in ["PreToolUse", "PostToolUse"] {
+        let matcher = settings["hooks"][event][0]["matcher"].as_str().unwrap();
+        assert!(matcher.ends_with("|mcp__.*"), "{event}: {matcher}");
+    }
+    assert_eq!(status(&doctor(&ws).1, "claude-code MCP routing"), ["ok"]);
+}

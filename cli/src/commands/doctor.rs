@@ -214,12 +214,63 @@ fn front_ends(root: &Path) -> Vec<Check> {
             ),
         });
     }
+    checks.extend(mcp_routing(root));
     if checks.is_empty() {
         checks.push(Check::new(
             "front-ends",
             "warn",
             "no front-end is wired; run `intent init --agent claude-code` (or codex, gemini, cline, cursor)",
         ));
+    }
+    checks
+}
+
+/// Claude Code and Codex call a hook only for tools its matcher names: every MCP
+/// tool must reach the gate (`mcp__.*`), not only our own.
+fn mcp_routing(root: &Path) -> Vec<Check> {
+    let mut checks = Vec::new();
+    for (fe, rel) in [
+        ("claude-code", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+    ] {
+        let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
+            continue;
+        };
+        let Ok(config) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        let groups = config["hooks"]["PreToolUse"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let ours: Vec<&Value> = groups
+            .iter()
+            .filter(|g| {
+                g["hooks"].as_array().is_some_and(|hs| {
+                    hs.iter()
+                        .any(|h| h["command"].as_str().is_some_and(|c| c.contains(" hook")))
+                })
+            })
+            .collect();
+        if ours.is_empty() {
+            continue;
+        }
+        let routes_all = ours
+            .iter()
+            .any(|g| match g.get("matcher").and_then(Value::as_str) {
+                None | Some("" | "*" | ".*") => true,
+                Some(m) => m.split('|').any(|alt| alt == "mcp__.*" || alt == "mcp__.+"),
+            });
+        let name = format!("{fe} MCP routing ({rel})");
+        checks.push(if routes_all {
+            Check::new(name, "ok", "every MCP tool reaches the gate")
+        } else {
+            Check::new(
+                name,
+                "warn",
+                format!("the PreToolUse matcher does not send other MCP servers' tools to the gate; run `intent init --agent {fe}` again"),
+            )
+        });
     }
     checks
 }

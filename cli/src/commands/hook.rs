@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use clap::{Args, ValueEnum};
-use intent_ledger::gate::{classify_command, Action, CommandClass};
+
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
 
@@ -196,14 +196,12 @@ fn fail_tampered(adapter: &dyn Adapter, event: &HookEvent, name: &str, why: &str
 }
 
 fn is_read_only(event: &HookEvent) -> bool {
-    match event.tool.as_ref().map(|t| &t.action) {
+    match event.tool.as_ref() {
         None => true,
-        Some(Action::Read { .. } | Action::Handshake { .. }) => true,
-        Some(Action::Shell { command, .. }) => {
+        Some(tool) => {
             let cwd = event.cwd.clone().unwrap_or_default();
-            classify_command(command, &cwd, &cwd) == CommandClass::ReadOnly
+            intent_ledger::gate::fails_open(&tool.action, &cwd)
         }
-        Some(_) => false,
     }
 }
 

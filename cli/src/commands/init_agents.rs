@@ -15,7 +15,7 @@ pub fn note(agent: Agent) -> Option<&'static str> {
         Agent::Gemini => Some("Gemini CLI loads project hooks only in a trusted folder (or with GEMINI_CLI_TRUST_WORKSPACE=true); edits and shell commands need `--approval-mode auto_edit` or `--yolo` to run unattended."),
         Agent::Cline => Some("Cline's MCP servers live in its own settings: add `intent mcp` there to use the handshake tools; `/intent INT-001` in a prompt works without it."),
         Agent::Cursor => Some("Cursor cannot block an edit before it happens: edits outside an active intent are recorded as violations; shell and MCP calls are gated."),
-        Agent::ClaudeCode => None,
+        Agent::ClaudeCode => Some("Claude Code's sandbox keeps .orchestration/ and the hook wiring read-only for Bash commands; on Linux it needs bubblewrap and socat, without which Claude Code warns and runs commands unsandboxed (the gate still applies). To turn it off: {\"sandbox\": {\"enabled\": false}} in .claude/settings.local.json."),
     }
 }
 
@@ -23,35 +23,140 @@ pub fn note(agent: Agent) -> Option<&'static str> {
 /// the handshake tools.
 const CLAUDE_TOOL_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read|mcp__.*";
 
-/// Merges Intent Ledger's hooks into `.claude/settings.json` and its MCP server into
-/// `.mcp.json`, keeping every other setting; running it twice changes nothing.
-/// Returns the files it changed.
+/// What Claude Code itself keeps the agent from writing, relative to the workspace
+/// root, and whether each is a directory: the ledger with everything beside it
+/// (specs, policy, hook state), and the files that wire the hooks and the MCP server.
+const CLAUDE_PROTECTED: &[(&str, bool)] = &[
+    (".orchestration", true),
+    (".claude/settings.json", false),
+    (".claude/settings.local.json", false),
+    (".mcp.json", false),
+];
+
+/// Merges Intent Ledger's hooks and Claude Code's own protection of Intent Ledger's
+/// files (see [`merge_claude_protection`]) into `.claude/settings.json`, and its MCP
+/// server into `.mcp.json`, keeping every other setting; running it twice changes
+/// nothing. Returns the files it changed.
 pub fn claude_code(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
-    let mut changed = claude_format_hooks(
-        root,
-        ".claude/settings.json",
-        &format!("{command} hook claude-code"),
-        CLAUDE_TOOL_MATCHER,
-    )?;
+    let file = ".claude/settings.json";
+    let path = root.join(file);
+    let mut settings = read_json_object(&path)?;
+    let hook_command = format!("{command} hook claude-code");
+    let mut touched = false;
+    for (event, matcher) in claude_events(CLAUDE_TOOL_MATCHER) {
+        touched |= add_hook(&mut settings, file, event, matcher, &hook_command, 30)?;
+    }
+    touched |= merge_claude_protection(&mut settings, file)?;
+    let mut changed = Vec::new();
+    if touched {
+        write_json(&path, &settings)?;
+        changed.push(file.to_string());
+    }
     changed.extend(mcp_servers_json(root, ".mcp.json", command, true)?);
     Ok(changed)
 }
 
-/// Hooks in Claude Code's format (Claude Code, Codex) merged into `file`.
+/// Merges into Claude Code settings the rules that make Claude Code refuse writes to
+/// Intent Ledger's files even where the gate would let one through (defense in depth):
+///
+/// - `permissions.deny` gets an `Edit(/…)` rule per protected path, which Claude Code
+///   applies to all its file-editing tools (Edit, Write, MultiEdit, NotebookEdit; a
+///   `Write(…)` rule is not matched by them);
+/// - `sandbox.filesystem.denyWrite` gets the paths, which the OS enforces (bubblewrap
+///   on Linux, Seatbelt on macOS) for the Bash tool and every process it starts;
+/// - `sandbox.enabled` is set to `true` and `sandbox.allowUnsandboxedCommands` to
+///   `false` (no `dangerouslyDisableSandbox` escape), each only when absent, so a
+///   user's explicit choice stays.
+///
+/// Entries already present are not added again; every other setting is kept.
+/// Returns whether anything changed.
+fn merge_claude_protection(settings: &mut Value, file: &str) -> anyhow::Result<bool> {
+    let mut touched = false;
+    let root = settings.as_object_mut().expect("checked object");
+    let permissions = object_entry(root, "permissions", file, "permissions")?;
+    let deny = list_entry(permissions, "deny", file, "permissions.deny")?;
+    for (path, dir) in CLAUDE_PROTECTED {
+        let rule = if *dir {
+            format!("Edit(/{path}/**)")
+        } else {
+            format!("Edit(/{path})")
+        };
+        touched |= push_once(deny, rule);
+    }
+    let sandbox = object_entry(root, "sandbox", file, "sandbox")?;
+    for (key, value) in [("enabled", true), ("allowUnsandboxedCommands", false)] {
+        if !sandbox.contains_key(key) {
+            sandbox.insert(key.to_string(), json!(value));
+            touched = true;
+        }
+    }
+    let filesystem = object_entry(sandbox, "filesystem", file, "sandbox.filesystem")?;
+    let deny_write = list_entry(
+        filesystem,
+        "denyWrite",
+        file,
+        "sandbox.filesystem.denyWrite",
+    )?;
+    for (path, _) in CLAUDE_PROTECTED {
+        touched |= push_once(deny_write, path.to_string());
+    }
+    Ok(touched)
+}
+
+/// The object under `key`, created when missing.
+fn object_entry<'a>(
+    map: &'a mut serde_json::Map<String, Value>,
+    key: &str,
+    file: &str,
+    what: &str,
+) -> anyhow::Result<&'a mut serde_json::Map<String, Value>> {
+    map.entry(key)
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .with_context(|| format!("{file}: `{what}` is not an object; fix it by hand"))
+}
+
+/// The list under `key`, created when missing.
+fn list_entry<'a>(
+    map: &'a mut serde_json::Map<String, Value>,
+    key: &str,
+    file: &str,
+    what: &str,
+) -> anyhow::Result<&'a mut Vec<Value>> {
+    map.entry(key)
+        .or_insert_with(|| json!([]))
+        .as_array_mut()
+        .with_context(|| format!("{file}: `{what}` is not a list; fix it by hand"))
+}
+
+/// Appends `item` unless the list already holds it; returns whether it did.
+fn push_once(list: &mut Vec<Value>, item: String) -> bool {
+    if list.iter().any(|v| v.as_str() == Some(item.as_str())) {
+        return false;
+    }
+    list.push(Value::String(item));
+    true
+}
+
+/// The events Intent Ledger hooks in Claude Code's format, with their matchers.
+fn claude_events(tool_matcher: &str) -> [(&'static str, Option<&str>); 5] {
+    [
+        ("PreToolUse", Some(tool_matcher)),
+        ("PostToolUse", Some(tool_matcher)),
+        ("UserPromptSubmit", None),
+        ("SessionStart", None),
+        ("Stop", None),
+    ]
+}
+
+/// Hooks in Claude Code's format merged into `file` (Codex reads that format).
 fn claude_format_hooks(
     root: &Path,
     file: &str,
     hook_command: &str,
     tool_matcher: &str,
 ) -> anyhow::Result<Vec<String>> {
-    let events = [
-        ("PreToolUse", Some(tool_matcher)),
-        ("PostToolUse", Some(tool_matcher)),
-        ("UserPromptSubmit", None),
-        ("SessionStart", None),
-        ("Stop", None),
-    ];
-    hooks_file(root, file, &events, hook_command, 30)
+    hooks_file(root, file, &claude_events(tool_matcher), hook_command, 30)
 }
 
 /// Merges `{"hooks": {event: [{matcher?, hooks: [{type, command, timeout}]}]}}`.
@@ -276,12 +381,23 @@ fn add_hook(
     timeout: u64,
 ) -> anyhow::Result<bool> {
     let list = hook_list(settings, file, event)?;
-    let present = list.iter().any(|group| {
+    let present = list.iter_mut().find(|group| {
         group["hooks"]
             .as_array()
             .is_some_and(|hs| hs.iter().any(|h| h["command"].as_str() == Some(command)))
     });
-    if present {
+    if let Some(group) = present {
+        // A group of ours written by an older version (e.g. a matcher that routed
+        // only our own MCP tools) gets today's matcher; a group the user shares
+        // with other hooks is left alone.
+        let ours_only = group["hooks"].as_array().is_some_and(|hs| hs.len() == 1);
+        let current = group.get("matcher").and_then(Value::as_str);
+        if let (Some(matcher), true) = (matcher, ours_only) {
+            if current != Some(matcher) {
+                group["matcher"] = json!(matcher);
+                return Ok(true);
+            }
+        }
         return Ok(false);
     }
     let mut group = json!({"hooks": [{"type": "command", "command": command, "timeout": timeout}]});
@@ -328,4 +444,119 @@ fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
     let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The settings `intent init --agent claude-code` writes into an empty workspace.
+    fn wired() -> (tempfile::TempDir, Value) {
+        let root = tempfile::tempdir().unwrap();
+        let changed = claude_code(root.path(), "intent").unwrap();
+        assert_eq!(changed, [".claude/settings.json", ".mcp.json"]);
+        let text = std::fs::read_to_string(root.path().join(".claude/settings.json")).unwrap();
+        (root, serde_json::from_str(&text).unwrap())
+    }
+
+    #[test]
+    fn claude_code_enables_the_sandbox_and_denies_edits_to_intent_files() {
+        let (_root, settings) = wired();
+        assert_eq!(
+            settings["sandbox"],
+            json!({
+                "enabled": true,
+                "allowUnsandboxedCommands": false,
+                "filesystem": {"denyWrite": [
+                    ".orchestration",
+                    ".claude/settings.json",
+                    ".claude/settings.local.json",
+                    ".mcp.json",
+                ]},
+            })
+        );
+        assert_eq!(
+            settings["permissions"],
+            json!({"deny": [
+                "Edit(/.orchestration/**)",
+                "Edit(/.claude/settings.json)",
+                "Edit(/.claude/settings.local.json)",
+                "Edit(/.mcp.json)",
+            ]})
+        );
+        assert_eq!(settings["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn claude_code_twice_changes_nothing() {
+        let (root, _) = wired();
+        let path = root.path().join(".claude/settings.json");
+        let first = std::fs::read(&path).unwrap();
+        assert!(claude_code(root.path(), "intent").unwrap().is_empty());
+        assert_eq!(std::fs::read(&path).unwrap(), first);
+    }
+
+    #[test]
+    fn the_merge_keeps_user_settings_and_adds_each_entry_once() {
+        let mut settings = json!({
+            "model": "opus",
+            "permissions": {
+                "allow": ["Bash(npm test)"],
+                "deny": ["Read(./.env)", "Edit(/.mcp.json)"],
+            },
+            "sandbox": {
+                "enabled": false,
+                "excludedCommands": ["docker"],
+                "network": {"allowedDomains": ["crates.io"]},
+                "filesystem": {"allowWrite": ["~/.cargo"], "denyWrite": [".orchestration"]},
+            },
+        });
+        assert!(merge_claude_protection(&mut settings, "s.json").unwrap());
+        assert_eq!(settings["model"], "opus");
+        assert_eq!(settings["permissions"]["allow"], json!(["Bash(npm test)"]));
+        assert_eq!(
+            settings["permissions"]["deny"],
+            json!([
+                "Read(./.env)",
+                "Edit(/.mcp.json)",
+                "Edit(/.orchestration/**)",
+                "Edit(/.claude/settings.json)",
+                "Edit(/.claude/settings.local.json)",
+            ])
+        );
+        // An explicit choice stays: the user turned the sandbox off.
+        assert_eq!(settings["sandbox"]["enabled"], false);
+        assert_eq!(settings["sandbox"]["allowUnsandboxedCommands"], false);
+        assert_eq!(settings["sandbox"]["excludedCommands"], json!(["docker"]));
+        assert_eq!(
+            settings["sandbox"]["network"],
+            json!({"allowedDomains": ["crates.io"]})
+        );
+        assert_eq!(
+            settings["sandbox"]["filesystem"],
+            json!({"allowWrite": ["~/.cargo"], "denyWrite": [
+                ".orchestration",
+                ".claude/settings.json",
+                ".claude/settings.local.json",
+                ".mcp.json",
+            ]})
+        );
+        let once = settings.clone();
+        assert!(!merge_claude_protection(&mut settings, "s.json").unwrap());
+        assert_eq!(settings, once);
+    }
+
+    #[test]
+    fn the_merge_refuses_settings_of_the_wrong_shape() {
+        for bad in [
+            json!({"sandbox": true}),
+            json!({"sandbox": {"filesystem": []}}),
+            json!({"sandbox": {"filesystem": {"denyWrite": ".orchestration"}}}),
+            json!({"permissions": {"deny": "Edit(x)"}}),
+        ] {
+            let mut settings = bad.clone();
+            let err = merge_claude_protection(&mut settings, "s.json").unwrap_err();
+            assert!(err.to_string().contains("fix it by hand"), "{bad}: {err}");
+        }
+    }
 }

@@ -6,7 +6,7 @@
 //! live in `.orchestration/.cache/turns/` (derived data, gitignored, removed when the
 //! session's next prompt starts a new turn).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use intent_ast_hash::{
@@ -183,31 +183,113 @@ pub fn classify_write(
         declared,
     } = file;
     let path = turn_path(workspace, session, turn);
-    let mut stored: StoredTurn = std::fs::read(&path)
+    let mut stored = load_turn(&path, session);
+    // The file is rewritten only when the turn meets a new file.
+    if !stored.files.contains_key(rel) {
+        let entry = turn_entry(before, existed)?;
+        stored.files.insert(rel.to_string(), entry);
+        save_turn(&path, &stored);
+    }
+    let files = stored.files;
+    let analysis = analyze_stored_turn(workspace, root, &files, prepared)?;
+    summarize(&analysis, &[rel], files.len(), declared).pop()
+}
+
+/// Classifies the files one command wrote (a shell command's: many at once) with
+/// the rest of the turn, in one analysis: each file is parsed once, and the traces
+/// it yields carry only their own file's part of the verdict. Files the turn does
+/// not take get `None` (text rules decide them): when it already holds
+/// `max_turn_files` files, or when a file's old content is unknown or not text.
+pub fn classify_batch(
+    workspace: &Workspace,
+    root: &Path,
+    session: &str,
+    turn: &str,
+    files: &[WrittenFile<'_>],
+    max_turn_files: usize,
+    prepared: &mut Prepared,
+) -> Vec<Option<AstTrace>> {
+    let path = turn_path(workspace, session, turn);
+    let mut stored = load_turn(&path, session);
+    let mut taken = vec![false; files.len()];
+    let mut grew = false;
+    for (index, file) in files.iter().enumerate() {
+        if stored.files.contains_key(file.rel) {
+            taken[index] = true;
+            continue;
+        }
+        if stored.files.len() >= max_turn_files {
+            continue;
+        }
+        if let Some(entry) = turn_entry(file.before, file.existed) {
+            stored.files.insert(file.rel.to_string(), entry);
+            taken[index] = true;
+            grew = true;
+        }
+    }
+    if grew {
+        save_turn(&path, &stored);
+    }
+    let rels: Vec<&str> = files
+        .iter()
+        .zip(&taken)
+        .filter(|(_, taken)| **taken)
+        .map(|(f, _)| f.rel)
+        .collect();
+    if rels.is_empty() {
+        return vec![None; files.len()];
+    }
+    let declared = files.iter().find_map(|f| f.declared);
+    let Some(analysis) = analyze_stored_turn(workspace, root, &stored.files, prepared) else {
+        return vec![None; files.len()];
+    };
+    let mut summaries = summarize(&analysis, &rels, stored.files.len(), declared).into_iter();
+    taken
+        .iter()
+        .map(|taken| if *taken { summaries.next() } else { None })
+        .collect()
+}
+
+fn load_turn(path: &Path, session: &str) -> StoredTurn {
+    std::fs::read(path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_else(|| StoredTurn {
             session: session.to_string(),
             files: TurnBefore::new(),
-        });
-    // The file is rewritten only when the turn meets a new file.
-    if !stored.files.contains_key(rel) {
-        let entry = match before {
-            Some(bytes) if bytes.len() <= MAX_AST_BYTES => {
-                Some(std::str::from_utf8(bytes).ok()?.to_string())
-            }
-            Some(_) => return None,
-            None if existed => return None,
-            None => None,
-        };
-        stored.files.insert(rel.to_string(), entry);
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let _ = std::fs::write(&path, serde_json::to_vec(&stored).ok()?);
-    }
-    let files = stored.files;
+        })
+}
 
+fn save_turn(path: &Path, stored: &StoredTurn) {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(bytes) = serde_json::to_vec(stored) {
+        let _ = std::fs::write(path, bytes);
+    }
+}
+
+/// What the turn keeps of a file it meets: its old text, `None` for a new file;
+/// no entry when the old content is unknown, binary or too large.
+fn turn_entry(before: Option<&[u8]>, existed: bool) -> Option<Option<String>> {
+    match before {
+        Some(bytes) if bytes.len() <= MAX_AST_BYTES => {
+            Some(Some(std::str::from_utf8(bytes).ok()?.to_string()))
+        }
+        Some(_) => None,
+        None if existed => None,
+        None => Some(None),
+    }
+}
+
+/// Analyzes the turn's files, before and as they are now. `None` when one of them
+/// became binary or too large.
+fn analyze_stored_turn(
+    workspace: &Workspace,
+    root: &Path,
+    files: &TurnBefore,
+    prepared: &mut Prepared,
+) -> Option<TurnAnalysis> {
     let before_files: Vec<SourceFile> = files
         .iter()
         .filter_map(|(p, text)| text.as_ref().map(|t| SourceFile::new(p.clone(), t.clone())))
@@ -242,65 +324,98 @@ pub fn classify_write(
     for made in made.chain(fresh_after.iter().filter_map(|&i| analysis.after.get(i))) {
         analysis_cache::store(workspace, made);
     }
-    Some(summarize(&analysis, rel, files.len(), declared))
+    Some(analysis)
 }
 
+/// One [`AstTrace`] per path of `rels`. The turn's class and reason are shared;
+/// the lists (API changes, parse errors, text rulings, blocks) are each file's own,
+/// so a trace's size does not grow with the turn (`turn_files` and
+/// `turn_api_changes` count the whole turn).
 fn summarize(
     analysis: &TurnAnalysis,
-    rel: &str,
+    rels: &[&str],
     turn_files: usize,
     declared: Option<&str>,
-) -> AstTrace {
+) -> Vec<AstTrace> {
     let c = &analysis.classification;
-    let classification = json!({
-        "method": c.method,
-        "reason": c.reason,
-        "refactor_kinds": c.refactor_kinds,
-        "api_changes": c.api_changes,
-        "parse_errors": c.parse_errors,
-        "text_files": c.text_files,
-        "turn_files": turn_files,
-        "scheme": intent_ast_hash::SCHEME_VERSION,
-    });
     let origins =
         intent_ast_hash::find_origins(&analysis.before, &analysis.after, &analysis.matches);
-    let blocks: Vec<Value> = analysis
-        .matches
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.event != LineageEvent::Unchanged)
-        .filter(|(_, m)| {
-            m.after.as_ref().is_some_and(|r| r.path == rel)
-                || m.before.as_ref().is_some_and(|r| r.path == rel)
-        })
-        .map(|(i, m)| {
-            let mut entry = block_json(analysis, m);
-            let from: Vec<Value> = origins
-                .iter()
-                .filter(|o| o.target == i)
-                .map(|o| {
-                    let file = &analysis.before[o.from.file];
-                    json!({
-                        "kind": o.kind,
-                        "path": o.from.path,
-                        "name": o.from.qualified_name,
-                        "key": file.block_key(o.from.block),
-                        "share": (o.share * 100.0).round() / 100.0,
-                    })
+    let mut origins_by_target: HashMap<usize, Vec<&intent_ast_hash::Origin>> = HashMap::new();
+    for origin in &origins {
+        origins_by_target
+            .entry(origin.target)
+            .or_default()
+            .push(origin);
+    }
+    // Changed blocks by path, either side, in match order.
+    let mut by_path: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, m) in analysis.matches.iter().enumerate() {
+        if m.event == LineageEvent::Unchanged {
+            continue;
+        }
+        let after = m.after.as_ref().map(|r| r.path.as_str());
+        let before = m.before.as_ref().map(|r| r.path.as_str());
+        if let Some(path) = after {
+            by_path.entry(path).or_default().push(i);
+        }
+        if let Some(path) = before.filter(|b| Some(*b) != after) {
+            by_path.entry(path).or_default().push(i);
+        }
+    }
+    let mismatch = declared.and_then(|d| c.declared_mismatch(d));
+    rels.iter()
+        .map(|rel| {
+            let classification = json!({
+                "method": c.method,
+                "reason": c.reason,
+                "refactor_kinds": c.refactor_kinds,
+                "api_changes": c.api_changes.iter().filter(|a| a.path == *rel).collect::<Vec<_>>(),
+                "parse_errors": c.parse_errors.iter().filter(|e| e.path == *rel).collect::<Vec<_>>(),
+                "text_files": c
+                    .text_files
+                    .iter()
+                    .filter(|t| t.path == *rel || t.from.as_deref() == Some(*rel))
+                    .collect::<Vec<_>>(),
+                "turn_files": turn_files,
+                "turn_api_changes": c.api_changes.len(),
+                "scheme": intent_ast_hash::SCHEME_VERSION,
+            });
+            let mut indexes = by_path.get(rel).cloned().unwrap_or_default();
+            indexes.sort_unstable();
+            indexes.dedup();
+            let blocks: Vec<Value> = indexes
+                .into_iter()
+                .map(|i| {
+                    let mut entry = block_json(analysis, &analysis.matches[i]);
+                    let from: Vec<Value> = origins_by_target
+                        .get(&i)
+                        .into_iter()
+                        .flatten()
+                        .map(|o| {
+                            let file = &analysis.before[o.from.file];
+                            json!({
+                                "kind": o.kind,
+                                "path": o.from.path,
+                                "name": o.from.qualified_name,
+                                "key": file.block_key(o.from.block),
+                                "share": (o.share * 100.0).round() / 100.0,
+                            })
+                        })
+                        .collect();
+                    if !from.is_empty() {
+                        entry["origins"] = Value::Array(from);
+                    }
+                    entry
                 })
                 .collect();
-            if !from.is_empty() {
-                entry["origins"] = Value::Array(from);
+            AstTrace {
+                mutation_class: c.mutation_class.as_str(),
+                classification,
+                blocks: Value::Array(blocks),
+                declared_mismatch: mismatch.clone(),
             }
-            entry
         })
-        .collect();
-    AstTrace {
-        mutation_class: c.mutation_class.as_str(),
-        classification,
-        blocks: Value::Array(blocks),
-        declared_mismatch: declared.and_then(|d| c.declared_mismatch(d)),
-    }
+        .collect()
 }
 
 fn block_json(analysis: &TurnAnalysis, m: &BlockMatch) -> Value {

@@ -78,10 +78,21 @@ impl Engine {
     /// Handles one event: records it and answers.
     pub fn handle(&self, event: &HookEvent) -> anyhow::Result<Reply> {
         let prefetch = ast::prefetch(&self.root, event);
-        self.with_turn(event.front_end, |turn| {
+        // A shell command's files are walked, hashed and parsed before the ledger
+        // lock is taken, and its baseline saved after it is released.
+        let shell = shell::Outside::before_lock(&self.workspace, &self.root, event);
+        let mut baseline_for = None;
+        let reply = self.with_turn(event.front_end, |turn| {
             turn.prefetch = prefetch;
-            turn.handle(event)
-        })
+            turn.shell = shell;
+            let reply = turn.handle(event);
+            baseline_for = turn.shell.baseline_for.take();
+            reply
+        })?;
+        if let Some(use_id) = baseline_for {
+            shell::save_baseline(&self.workspace, &self.root, &use_id);
+        }
+        Ok(reply)
     }
 
     /// Selects an intent for a session from outside a front-end (`intent select`).
@@ -195,6 +206,7 @@ impl Engine {
                 front_end,
                 session: String::new(),
                 prefetch: None,
+                shell: shell::Outside::default(),
             };
             let result = work(&mut turn)?;
             let Turn { tx, mut state, .. } = turn;
@@ -217,6 +229,8 @@ struct Turn<'e, 't> {
     session: String,
     /// Analyses of the written files, started before the transaction (post only).
     prefetch: Option<ast::Prefetch>,
+    /// A shell command's work done outside the transaction.
+    shell: shell::Outside,
 }
 
 impl Turn<'_, '_> {
@@ -243,7 +257,7 @@ impl Turn<'_, '_> {
             Phase::PreTool => {
                 let pending = self.pending_violations();
                 let reply = self.pre_tool(event)?;
-                let mut reply = self.soften_for_task_front_ends(reply);
+                let mut reply = reply;
                 if !pending.is_empty() {
                     let told = format!(
                         "<intent_ledger>Recorded since your last action (this front-end cannot block edits before they happen): {}. Select the intent that owns these files, or undo them.</intent_ledger>",
@@ -278,27 +292,6 @@ impl Turn<'_, '_> {
             .session(&self.session)
             .map(|s| s.pending_violations.clone())
             .unwrap_or_default()
-    }
-
-    /// Cline can only refuse by cancelling the whole task; `cline_refusal: warn` in
-    /// the policy turns a refusal into a warning in the agent's next context (the
-    /// refusal stays recorded in the ledger).
-    fn soften_for_task_front_ends(&self, reply: Reply) -> Reply {
-        let warn = self
-            .policy
-            .as_ref()
-            .is_ok_and(|p| p.cline_refusal == gate::TaskRefusal::Warn);
-        match (&reply.refusal, self.front_end == FrontEnd::Cline && warn) {
-            (Some(refusal), true) => Reply {
-                refusal: None,
-                context: Some(format!(
-                    "<intent_ledger>WARNING (recorded, not enforced): {}</intent_ledger>",
-                    context::escape(&refusal.text())
-                )),
-                post_block: None,
-            },
-            _ => reply,
-        }
     }
 
     pub(super) fn model(&self, event: &HookEvent) -> Option<String> {
@@ -476,14 +469,22 @@ impl Turn<'_, '_> {
                 policy: self.policy.as_ref().map_err(String::as_str),
                 state: &self.state,
                 ignore: &ignore,
+                capabilities: crate::adapters::capabilities(self.front_end),
+                cited_intent: tool.input.get("intent_id").and_then(Value::as_str),
+                after_the_fact: false,
             };
             gate::decide(&input)
         };
-        let decision = cited_intent_check(decision, tool);
         base["intent_id"] = json!(decision.intent_id);
         base["decision"] = json!(decision.verdict);
         base["class"] = json!(decision.class);
         base["paths"] = json!(decision.paths);
+        if !decision.enforced {
+            base["enforced"] = json!(false);
+        }
+        if !decision.unknown_effects.is_empty() {
+            base["unknown_effects"] = json!(decision.unknown_effects);
+        }
         if let Action::Shell { command, .. } = &tool.action {
             base["command"] = json!(lessons::redact(command));
         }
@@ -495,13 +496,13 @@ impl Turn<'_, '_> {
             }
         }
         self.append(kinds::TOOL_PRE, base)?;
+        // A refusal the front-end does not enforce runs the command all the same.
         if matches!(&tool.action, Action::Shell { .. })
-            && decision.verdict != Verdict::Deny
+            && (decision.verdict != Verdict::Deny || !decision.enforced)
             && decision.class != gate::ActionClass::ReadOnly
         {
-            if let Some(use_id) = &tool.use_id {
-                shell::save_baseline(&self.engine.workspace, self.root(), use_id);
-            }
+            // Saved once the lock is released (`Engine::handle`).
+            self.shell.baseline_for = tool.use_id.clone();
         }
         let refusal = decision
             .reason
@@ -527,6 +528,19 @@ impl Turn<'_, '_> {
                 );
                 self.lesson(&text, decision.intent_id.clone(), "gate")?;
             }
+        }
+        // A refusal the front-end cannot enforce as such (the gate says so: Cline's
+        // task-cancelling refusals under `cline_refusal: warn`) is recorded above and
+        // told to the agent as a warning instead.
+        if let (Some(refusal), false) = (&refusal, decision.enforced) {
+            return Ok(Reply {
+                refusal: None,
+                context: Some(format!(
+                    "<intent_ledger>WARNING (recorded, not enforced): {}</intent_ledger>",
+                    context::escape(&refusal.text())
+                )),
+                post_block: None,
+            });
         }
         Ok(Reply {
             refusal,
@@ -576,32 +590,4 @@ fn read_intentignore(workspace: &Workspace) -> Vec<String> {
 
 fn short(session: &str) -> &str {
     session.get(..8).unwrap_or(session)
-}
-
-/// A write whose input cites an intent (`intent_id`, as the seeds' write tools do)
-/// must cite the session's active one: otherwise the agent believes it works under
-/// another requirement than the ledger would record.
-fn cited_intent_check(mut decision: gate::Decision, tool: &ToolCall) -> gate::Decision {
-    let cited = tool.input.get("intent_id").and_then(Value::as_str);
-    let writes = matches!(tool.action, Action::Write { .. });
-    let (Some(cited), true, Verdict::Allow) = (cited, writes, decision.verdict) else {
-        return decision;
-    };
-    let Some(active) = decision.intent_id.clone().filter(|active| active != cited) else {
-        return decision;
-    };
-    decision.verdict = Verdict::Deny;
-    decision.reason = Some(GateReason {
-        kind: gate::ReasonKind::IntentNotActive,
-        message: format!("the write cites {cited}, but this session works under {active}."),
-        intent_id: Some(active.clone()),
-        attempted_path: decision.paths.first().cloned(),
-        attempted_command: None,
-        allowed_scope: Vec::new(),
-        available_intents: Vec::new(),
-        next_step: format!(
-            "Cite {active}, or call select_active_intent with {cited} first if the work belongs to it."
-        ),
-    });
-    decision
 }

@@ -206,6 +206,9 @@ pub struct Decision {
     /// For a shell command: why some of its effects cannot be known before it
     /// runs (they are checked after it ran).
     pub unknown_effects: Vec<String>,
+    /// Whether a deny or ask is enforced (false: recorded and told to the agent
+    /// only; see [`decide`]).
+    pub enforced: bool,
 }
 
 /// Everything [`decide`] looks at.
@@ -227,10 +230,89 @@ pub struct GateInput<'a> {
     pub state: &'a HookState,
     /// Globs from `.orchestration/.intentignore`, exempt from scope checks.
     pub ignore: &'a [String],
+    /// What the front-end can do with a refusal.
+    pub capabilities: Capabilities,
+    /// The intent a write tool's input cites (`intent_id`), if any.
+    pub cited_intent: Option<&'a str>,
+    /// The action already happened (a front-end that reports edits only after
+    /// them): judge it as if it were asked before, without the stale-file and
+    /// approval checks, which only make sense before.
+    pub after_the_fact: bool,
 }
 
-/// Decides; see the module docs for the order of checks.
+/// What a front-end can do with the gate's answer, declared by its adapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// It asks before a file is written (Cursor reports edits only afterwards).
+    pub blocks_before_write: bool,
+    /// A refusal cancels the whole task rather than one tool call (Cline).
+    pub refusal_cancels_task: bool,
+}
+
+impl Default for Capabilities {
+    fn default() -> Self {
+        Capabilities {
+            blocks_before_write: true,
+            refusal_cancels_task: false,
+        }
+    }
+}
+
+/// Decides; see the module docs for the order of checks. Then says whether the
+/// refusal is enforced: not when the action already happened, nor when the
+/// front-end can only cancel the whole task and the policy says `cline_refusal:
+/// warn` (the refusal is recorded and told to the agent instead).
 pub fn decide(input: &GateInput<'_>) -> Decision {
+    let mut decision = cited_intent_check(judge(input), input);
+    let warn_only = input.capabilities.refusal_cancels_task
+        && input
+            .policy
+            .is_ok_and(|p| p.cline_refusal == TaskRefusal::Warn);
+    let too_late = input.after_the_fact
+        || (!input.capabilities.blocks_before_write
+            && matches!(input.action, Action::Write { .. }));
+    decision.enforced = decision.verdict == Verdict::Allow || !(warn_only || too_late);
+    decision
+}
+
+/// Whether a failing hook may still let this action through (it only reads):
+/// everything else fails closed.
+pub fn fails_open(action: &Action, cwd: &Path) -> bool {
+    match action {
+        Action::Read { .. } | Action::Handshake { .. } => true,
+        Action::Shell { command, .. } => shell::analyze(command, cwd, cwd).is_read_only(),
+        Action::Write { .. } | Action::Other { .. } => false,
+    }
+}
+
+/// A write whose input cites an intent (`intent_id`, as the seeds' write tools do)
+/// must cite the session's active one: otherwise the agent believes it works under
+/// another requirement than the ledger would record.
+fn cited_intent_check(mut decision: Decision, input: &GateInput<'_>) -> Decision {
+    let writes = matches!(input.action, Action::Write { .. });
+    let (Some(cited), true, Verdict::Allow) = (input.cited_intent, writes, decision.verdict) else {
+        return decision;
+    };
+    let Some(active) = decision.intent_id.clone().filter(|active| active != cited) else {
+        return decision;
+    };
+    decision.verdict = Verdict::Deny;
+    decision.reason = Some(GateReason {
+        kind: ReasonKind::IntentNotActive,
+        message: format!("the write cites {cited}, but this session works under {active}."),
+        intent_id: Some(active.clone()),
+        attempted_path: decision.paths.first().cloned(),
+        attempted_command: None,
+        allowed_scope: Vec::new(),
+        available_intents: Vec::new(),
+        next_step: format!(
+            "Cite {active}, or call select_active_intent with {cited} first if the work belongs to it."
+        ),
+    });
+    decision
+}
+
+fn judge(input: &GateInput<'_>) -> Decision {
     let GateInput {
         action, root, cwd, ..
     } = *input;
@@ -299,6 +381,7 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
             .as_ref()
             .map(|a| a.opaque.clone())
             .unwrap_or_default(),
+        enforced: true,
     };
     if class == ActionClass::ReadOnly {
         return decision;
@@ -466,7 +549,7 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
         }
         // The stale check needs what the session last saw: only tools that name
         // their files have that (a command's own changes are traced after it).
-        if target.by.is_some() {
+        if target.by.is_some() || input.after_the_fact {
             continue;
         }
         let seen = input
@@ -488,6 +571,9 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
         }
     }
 
+    if input.after_the_fact {
+        return decision;
+    }
     let ask_path = ScopeMatcher::new(&policy.ask_paths)
         .ok()
         .filter(|_| !policy.ask_paths.is_empty())

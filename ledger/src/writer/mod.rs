@@ -375,7 +375,9 @@ impl Ledger {
         for event in events {
             event.validate()?;
             let id = event.id.unwrap_or_else(Uuid::now_v7).to_string();
-            let encoded = PreEncoded::new(event, id);
+            // No secret reaches the file: every text field passes the one redactor.
+            let event = crate::redact::redact_event(event);
+            let encoded = PreEncoded::new(&event, id);
             let len = encoded.max_line_len();
             if len > self.options.max_line_bytes {
                 return Err(LedgerError::TooLarge {

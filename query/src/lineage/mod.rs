@@ -61,7 +61,7 @@ pub struct Lineage {
 
 /// The directory of the projection.
 pub fn dir(workspace: &Workspace) -> PathBuf {
-    workspace.cache_dir().join("lineage")
+    workspace.projection_dir().join("lineage")
 }
 
 fn shard_file(dir: &Path, path: &str) -> PathBuf {

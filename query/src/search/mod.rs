@@ -73,7 +73,7 @@ impl From<tantivy::TantivyError> for QueryError {
 
 /// Returns the directory of the search index, `.orchestration/.cache/search/`.
 pub fn index_dir(workspace: &Workspace) -> std::path::PathBuf {
-    workspace.cache_dir().join("search")
+    workspace.projection_dir().join("search")
 }
 
 /// Brings the search index up to date with the ledger: applies the lines after its

@@ -1,0 +1,811 @@
+//! What a shell command changed, found after the fact at bounded cost, in git and
+//! non-git workspaces alike.
+//!
+//! PreToolUse of a command the gate let through (and did not find read-only) saves
+//! a *baseline*: a stat snapshot of the whole workspace (see [`snapshot`]: ignored
+//! and hidden files included, `.git/` internals and Intent Ledger's own caches
+//! left out), plus what a stat cannot say: in a git workspace, HEAD's revision and
+//! the hashes of tracked files that already differed from it; the hashes of the
+//! protected files; where the ledger ended; the text of `.orchestration/CLAUDE.md`.
+//! It lives in `.orchestration/.cache/shell/<tool_use_id>.bin` (binary, paths
+//! prefix-compressed: about 50 bytes a file) and is taken after the ledger lock is
+//! released, just before the front-end runs the command.
+//!
+//! PostToolUse walks again, compares stats, and only for the paths whose stats moved
+//! reads contents: the old content of a tracked file comes from the baseline's
+//! revision through one `git cat-file --batch` for all of them; a file already dirty
+//! keeps the hash the baseline recorded; an untracked or ignored file that existed
+//! has no known old content (the hook then uses the last hash a session saw). All of
+//! it runs before the hook takes the ledger lock ([`analyse`]); under the lock the
+//! engine only judges the paths against the session's intent and appends.
+//!
+//! Bounds, per command: [`snapshot::MAX_ENTRIES`] entries walked per snapshot (the
+//! event says when the cap was hit); [`MAX_TRACED`] files traced, holding at most
+//! [`MAX_HASHED_BYTES`] (the others are counted as untraced, and still judged;
+//! files over 4 MiB are hashed as a stream, not diffed); [`MAX_AST_FILES`] files
+//! and [`MAX_AST_TOTAL_BYTES`] of text analysed with tree-sitter, while the turn
+//! holds fewer than [`MAX_TURN_AST_FILES`] (the others get text-rule traces: hashes
+//! and changed line ranges, and `classification.ast_skipped` says why).
+
+mod git;
+pub mod snapshot;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use intent_ast_hash::{Prepared, SourceFile};
+use intent_ledger::gate::{bytes_sha256, file_sha256};
+use intent_ledger::Workspace;
+use serde_json::{json, Value};
+
+use super::trace::{self, FileTrace};
+use super::{analysis_cache, texts};
+pub use snapshot::Difference;
+use snapshot::{Snapshot, Stat};
+
+/// Most files one command gets `trace` events for; beyond, they are counted in the
+/// `tool.post` event (and still judged).
+pub const MAX_TRACED: usize = 5000;
+/// Most files of one command analysed with tree-sitter (with the turn's other
+/// files); the rest are traced by text rules. See the README for the measurements.
+pub const MAX_AST_FILES: usize = 128;
+/// A command's files join the turn's AST classification only while the turn holds
+/// fewer files than this: the turn is analysed whole on every write, so this bounds
+/// the work of a turn's later commands.
+pub const MAX_TURN_AST_FILES: usize = 512;
+/// Most bytes of old and new text one command gets analysed with tree-sitter.
+pub const MAX_AST_TOTAL_BYTES: usize = 4 * 1024 * 1024;
+/// Most dirty tracked files hashed for a baseline.
+const MAX_DIRTY_HASHED: usize = 2000;
+/// Most racily clean files hashed for a baseline (beyond, such a file counts as
+/// changed).
+const MAX_RACY_HASHED: usize = 512;
+/// Most protected files hashed for a baseline.
+const MAX_PROTECTED_HASHED: usize = 512;
+/// Contents larger than this are hashed, not kept or diffed.
+const MAX_TEXT_BYTES: usize = 4 * 1024 * 1024;
+/// Committed contents larger than this are not read (their old hash is unknown).
+const MAX_COMMITTED_BYTES: usize = 64 * 1024 * 1024;
+/// Most bytes of changed files one command gets hashed; the files beyond are
+/// counted as untraced (and still judged).
+pub const MAX_HASHED_BYTES: u64 = 512 * 1024 * 1024;
+/// Files larger than this are not parsed.
+const MAX_AST_BYTES: usize = 2 * 1024 * 1024;
+/// `CLAUDE.md` larger than this is not kept in a baseline (its check is skipped).
+const MAX_LESSONS_BYTES: usize = 1024 * 1024;
+/// Relative path of the ledger, which hooks append to while commands run.
+const LEDGER: &str = ".orchestration/agent_trace.jsonl";
+/// Relative path of the lessons file, where hooks insert lines while commands run.
+const LESSONS: &str = ".orchestration/CLAUDE.md";
+
+/// Why a change of `rel` is a protected change, if it is one: the gate's list of
+/// what no agent may write (Intent Ledger's data, git's internals, the front-ends'
+/// hook and MCP configuration).
+pub fn protected(rel: &str) -> Option<&'static str> {
+    intent_ledger::gate::protected::protected(rel, false)
+}
+
+fn baseline_dir(workspace: &Workspace) -> PathBuf {
+    workspace.cache_dir().join("shell")
+}
+
+fn baseline_path(workspace: &Workspace, use_id: &str) -> PathBuf {
+    let safe: String = use_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    baseline_dir(workspace).join(format!("{safe}.bin"))
+}
+
+/// Everything PreToolUse knows of the workspace before a command.
+#[derive(Debug, Clone, Default)]
+struct Baseline {
+    snapshot: Snapshot,
+    /// HEAD when the workspace is in a git repository and it has a commit.
+    revision: Option<String>,
+    /// Tracked files that already differed from HEAD, with their hash then (`None`:
+    /// missing, or beyond the hashing cap).
+    dirty: BTreeMap<String, Option<String>>,
+    /// Hashes of the protected files.
+    protected: BTreeMap<String, String>,
+    /// Hashes of the files changed within a clock tick of the walk (see
+    /// [`Snapshot::racy`]): a stat taken then may not show the next change.
+    racy: BTreeMap<String, String>,
+    /// Length of the ledger and a hash of its last bytes.
+    ledger: Option<(u64, [u8; 32])>,
+    /// `CLAUDE.md` as it was.
+    lessons: Option<Vec<u8>>,
+    /// The repository's `config` as it was.
+    git_config: Option<Vec<u8>>,
+}
+
+/// Saves the baseline for the command `use_id` is about to run. Best effort: without
+/// it, PostToolUse records that nothing could be detected.
+pub fn save_baseline(workspace: &Workspace, root: &Path, use_id: &str) {
+    let repo = git::discover(root);
+    // git reads the index while this process walks.
+    let status = repo.as_ref().map(|_| git::Status::start(root));
+    let snapshot = snapshot::take(
+        root,
+        repo.as_ref().map(|r| r.git_dir.as_path()),
+        snapshot::MAX_ENTRIES,
+    );
+    let mut baseline = Baseline::default();
+    if let (Some(repo), Some(status)) = (&repo, status) {
+        if let Some(dirty) = status.finish(&repo.prefix) {
+            baseline.revision = dirty.revision;
+            for (n, rel) in dirty.paths.into_iter().enumerate() {
+                let hash = (n < MAX_DIRTY_HASHED)
+                    .then(|| file_sha256(&root.join(&rel)).ok().flatten())
+                    .flatten();
+                baseline.dirty.insert(rel, hash);
+            }
+        }
+    }
+    let git_dir = repo.as_ref().map(|r| r.git_dir.as_path());
+    for (rel, _) in &snapshot.entries {
+        if baseline.protected.len() >= MAX_PROTECTED_HASHED {
+            break;
+        }
+        if rel != LEDGER && rel != LESSONS && protected(rel).is_some() {
+            let path = snapshot::absolute(root, git_dir, rel);
+            if let Ok(Some(hash)) = file_sha256(&path) {
+                baseline.protected.insert(rel.clone(), hash);
+            }
+        }
+    }
+    for (rel, stat) in &snapshot.entries {
+        if baseline.racy.len() >= MAX_RACY_HASHED {
+            break;
+        }
+        if snapshot.racy(stat) && rel != LEDGER && rel != LESSONS {
+            let path = snapshot::absolute(root, git_dir, rel);
+            if let Ok(Some(hash)) = file_sha256(&path) {
+                baseline.racy.insert(rel.clone(), hash);
+            }
+        }
+    }
+    let ledger = root.join(LEDGER);
+    if let Some(len) = Stat::read(&ledger).map(|s| s.size) {
+        baseline.ledger = snapshot::tail_hash(&ledger, len).map(|h| (len, h));
+    }
+    baseline.lessons = std::fs::read(root.join(LESSONS))
+        .ok()
+        .filter(|b| b.len() <= MAX_LESSONS_BYTES);
+    baseline.git_config = git_dir
+        .and_then(|dir| std::fs::read(dir.join("config")).ok())
+        .filter(|b| b.len() <= MAX_LESSONS_BYTES);
+    baseline.snapshot = snapshot;
+
+    let path = baseline_path(workspace, use_id);
+    let dir = baseline_dir(workspace);
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let tmp = path.with_extension(format!("bin.{}.tmp", std::process::id()));
+    if std::fs::write(&tmp, baseline.encode()).is_ok() && std::fs::rename(&tmp, &path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    // Baselines of commands whose PostToolUse never came (interrupted, denied by
+    // another hook) would pile up: keep the newest.
+    texts::prune_oldest(&dir, 256, 128);
+}
+
+/// A changed file that is not protected.
+#[derive(Debug, Clone)]
+pub struct ChangedFile {
+    /// Workspace-relative path.
+    pub path: String,
+    /// Created, modified or deleted.
+    pub difference: Difference,
+    /// Whether it existed before the command.
+    pub existed: bool,
+    /// Its trace (hashes from disk, changed ranges, text rule); `None` beyond
+    /// [`MAX_TRACED`].
+    pub trace: Option<FileTrace>,
+    /// Whether the old content is unknown although the file existed (untracked or
+    /// ignored, or beyond a cap): the engine may know its last hash.
+    pub before_unknown: bool,
+    /// Old content, for the files analysed with tree-sitter.
+    pub before_text: Option<Vec<u8>>,
+    /// Whether it is one of the files analysed with tree-sitter.
+    pub ast: bool,
+    /// Why a code file is not: `cap` (one command's share is used up),
+    /// `before-unknown`, `not-text`.
+    pub ast_skipped: Option<&'static str>,
+}
+
+/// A changed protected file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProtectedChange {
+    /// Workspace-relative path (`.git/…` for the repository's own files).
+    pub path: String,
+    /// What it is.
+    pub reason: String,
+    /// Hash before, when known.
+    pub before_sha256: Option<String>,
+    /// Hash after; `None` when deleted.
+    pub after_sha256: Option<String>,
+}
+
+/// What one command changed, analysed before the ledger lock.
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// Changed files that are not protected, sorted by path.
+    pub files: Vec<ChangedFile>,
+    /// Changed protected files (never traced as writes).
+    pub protected: Vec<ProtectedChange>,
+    /// Analyses of the tree-sitter files' old and new texts.
+    pub prepared: Prepared,
+    /// Walk figures and costs, for the `tool.post` event (see [`Changes::summary`]).
+    stats: Value,
+}
+
+/// Work done for a shell command outside the ledger lock.
+#[derive(Debug, Default)]
+pub struct Outside {
+    /// PostToolUse: what the command changed; `None` without a baseline.
+    pub changes: Option<Changes>,
+    /// PreToolUse: the tool-use id whose baseline the gate asked for, saved once
+    /// the lock is released.
+    pub baseline_for: Option<String>,
+}
+
+impl Outside {
+    /// Does the part of a shell command's PostToolUse that needs no lock.
+    pub fn before_lock(workspace: &Workspace, root: &Path, event: &super::HookEvent) -> Outside {
+        let mut outside = Outside::default();
+        let post = matches!(
+            event.phase,
+            super::Phase::PostTool | super::Phase::PostToolFailure
+        );
+        let shell = event.tool.as_ref().filter(|t| {
+            t.handshake.is_none() && matches!(t.action, intent_ledger::gate::Action::Shell { .. })
+        });
+        if let (true, Some(use_id)) = (post, shell.and_then(|t| t.use_id.as_deref())) {
+            outside.changes = analyse(workspace, root, use_id);
+        }
+        outside
+    }
+}
+
+/// Compares the workspace with the baseline of `use_id` (consumed), hashes and
+/// diffs what changed, and analyses the first [`MAX_AST_FILES`] code files. `None`
+/// when there is no baseline.
+pub fn analyse(workspace: &Workspace, root: &Path, use_id: &str) -> Option<Changes> {
+    let started = Instant::now();
+    let path = baseline_path(workspace, use_id);
+    let bytes = std::fs::read(&path).ok()?;
+    let _ = std::fs::remove_file(&path);
+    let base = Baseline::decode(&bytes)?;
+    let repo = git::discover(root);
+    let git_dir = repo.as_ref().map(|r| r.git_dir.as_path());
+    let after = snapshot::take(root, git_dir, snapshot::MAX_ENTRIES);
+    let differences = snapshot::compare(root, git_dir, &base.snapshot, &after);
+
+    let mut changes = Changes::default();
+    let mut pending = Vec::new();
+    for (rel, difference, old, now) in differences {
+        // A racy entry with the same stats: only its content can tell.
+        if old == now {
+            let hash = base.racy.get(&rel);
+            let path = snapshot::absolute(root, git_dir, &rel);
+            if hash.is_some() && file_sha256(&path).ok().flatten().as_ref() == hash {
+                continue;
+            }
+        }
+        if rel == LEDGER {
+            if let Some(change) = ledger_rewritten(root, &base, now) {
+                changes.protected.push(change);
+            }
+            continue;
+        }
+        if rel == LESSONS {
+            if let Some(change) = lessons_rewritten(root, &base) {
+                changes.protected.push(change);
+            }
+            continue;
+        }
+        if let Some(reason) = protected(&rel) {
+            let after_sha256 = now
+                .and_then(|_| file_sha256(&snapshot::absolute(root, git_dir, &rel)).ok())
+                .flatten();
+            let before_sha256 = base.protected.get(&rel).cloned();
+            if before_sha256.is_some() && before_sha256 == after_sha256 {
+                continue; // touched, same content
+            }
+            if rel == ".git/config" && only_branches_changed(&base, git_dir) {
+                continue;
+            }
+            changes.protected.push(ProtectedChange {
+                path: rel,
+                reason: reason.to_string(),
+                before_sha256,
+                after_sha256,
+            });
+            continue;
+        }
+        pending.push((rel, difference, now));
+    }
+
+    // Old contents: the baseline's hash for files already dirty, the committed
+    // content for the other tracked ones, unknown for the rest.
+    let traced = pending.len().min(MAX_TRACED);
+    let lookups: Vec<&str> = pending[..traced]
+        .iter()
+        .filter(|(rel, d, _)| *d != Difference::Created && !base.dirty.contains_key(rel))
+        .map(|(rel, _, _)| rel.as_str())
+        .collect();
+    let committed = match (&repo, &base.revision) {
+        (Some(repo), Some(revision)) => git::committed(
+            root,
+            repo,
+            revision,
+            &lookups,
+            MAX_TEXT_BYTES,
+            MAX_COMMITTED_BYTES,
+        ),
+        _ => Default::default(),
+    };
+    let (mut ast_files, mut ast_bytes) = (0, 0);
+    let mut sources = Vec::new();
+    let mut hashed = 0u64;
+    for (index, (rel, difference, now)) in pending.into_iter().enumerate() {
+        let existed = difference != Difference::Created;
+        let mut file = ChangedFile {
+            path: rel,
+            difference,
+            existed,
+            trace: None,
+            before_unknown: false,
+            before_text: None,
+            ast: false,
+            ast_skipped: None,
+        };
+        hashed += now.map_or(0, |s| s.size);
+        if index >= MAX_TRACED || hashed > MAX_HASHED_BYTES {
+            file.before_unknown = existed;
+            changes.files.push(file);
+            continue;
+        }
+        let (before_text, before_hash) = match (existed, base.dirty.get(&file.path)) {
+            (false, _) => (None, None),
+            (true, Some(hash)) => {
+                let text = hash.as_deref().and_then(|h| texts::load(workspace, h));
+                (text, hash.clone())
+            }
+            (true, None) => match committed.get(&file.path) {
+                Some(c) => (c.text.clone(), Some(c.hash.clone())),
+                None => (None, None),
+            },
+        };
+        file.before_unknown = existed && before_hash.is_none();
+        let mut trace = trace_changed(root, &file.path, now, before_text.as_deref(), &before_hash);
+        if trace.rule == "text:unchanged" {
+            continue; // its times moved, not its content
+        }
+        if file.before_unknown && trace.after_sha256.is_some() {
+            trace.rule = "text:before-unknown";
+        }
+        if intent_ast_hash::language_for_path(&file.path).is_some() {
+            let bytes = before_text.as_ref().map_or(0, Vec::len)
+                + Stat::read(&root.join(&file.path)).map_or(0, |s| s.size as usize);
+            file.ast_skipped = if file.before_unknown {
+                Some("before-unknown")
+            } else if ast_files >= MAX_AST_FILES || ast_bytes + bytes > MAX_AST_TOTAL_BYTES {
+                Some("cap")
+            } else {
+                match ast_sources(root, &file.path, before_text.as_deref()) {
+                    Some((before, after)) => {
+                        ast_files += 1;
+                        ast_bytes += bytes;
+                        file.ast = true;
+                        file.before_text = before_text;
+                        sources.extend(before);
+                        sources.extend(after);
+                        if let Some(hash) = &trace.after_sha256 {
+                            texts::store(workspace, root, &file.path, hash);
+                        }
+                        None
+                    }
+                    None => Some("not-text"),
+                }
+            };
+        }
+        file.trace = Some(trace);
+        changes.files.push(file);
+    }
+    changes.prepared = prepare(workspace, &sources);
+    changes.stats = json!({
+        "git": base.revision.is_some(),
+        "walked": after.walked,
+        "truncated": base.snapshot.truncated || after.truncated,
+        "baseline_walk_ms": millis(base.snapshot.elapsed),
+        "analysis_ms": millis(started.elapsed()),
+    });
+    Some(changes)
+}
+
+impl Changes {
+    /// What the `tool.post` event says of the changes: counts, caps, costs.
+    pub fn summary(&self) -> Value {
+        let count = |f: &dyn Fn(&ChangedFile) -> bool| self.files.iter().filter(|c| f(c)).count();
+        let mut out = json!({
+            "files": self.files.len(),
+            "created": count(&|f| f.difference == Difference::Created),
+            "modified": count(&|f| f.difference == Difference::Modified),
+            "deleted": count(&|f| f.difference == Difference::Deleted),
+            "protected": self.protected.len(),
+            "traced": count(&|f| f.trace.is_some()),
+            "untraced": count(&|f| f.trace.is_none()),
+            "ast_files": count(&|f| f.ast),
+        });
+        if let (Some(out), Some(stats)) = (out.as_object_mut(), self.stats.as_object()) {
+            out.extend(stats.clone());
+        }
+        out
+    }
+}
+
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e4).round() / 10.0
+}
+
+/// Traces a changed file. Large files are hashed as a stream and not diffed, and
+/// a symbolic link is traced by its target (`text:symlink`).
+fn trace_changed(
+    root: &Path,
+    rel: &str,
+    now: Option<Stat>,
+    before_text: Option<&[u8]>,
+    before_hash: &Option<String>,
+) -> FileTrace {
+    let hashed_only = |after_sha256: Option<String>, rule: &'static str| FileTrace {
+        path: rel.to_string(),
+        before_sha256: before_hash.clone(),
+        after_sha256,
+        ranges: Vec::new(),
+        mutation_class: "INTENT_EVOLUTION",
+        rule,
+    };
+    match now {
+        Some(stat) if stat.is_symlink() => {
+            let target = std::fs::read_link(root.join(rel)).unwrap_or_default();
+            let hash = bytes_sha256(target.as_os_str().as_encoded_bytes());
+            hashed_only(Some(hash), "text:symlink")
+        }
+        Some(stat) if stat.size as usize > MAX_TEXT_BYTES => {
+            let hash = file_sha256(&root.join(rel)).ok().flatten();
+            hashed_only(hash, "text:large-file")
+        }
+        _ => trace::trace_file(root, rel, before_text, before_hash.clone()),
+    }
+}
+
+/// The old and new text of a code file, as the analyser takes them; `None` when
+/// either is binary or too large.
+fn ast_sources(
+    root: &Path,
+    rel: &str,
+    before: Option<&[u8]>,
+) -> Option<(Option<SourceFile>, Option<SourceFile>)> {
+    let text = |bytes: &[u8]| {
+        (bytes.len() <= MAX_AST_BYTES)
+            .then(|| std::str::from_utf8(bytes).ok().map(str::to_string))
+            .flatten()
+    };
+    let before = match before {
+        Some(bytes) => Some(SourceFile::new(rel, text(bytes)?)),
+        None => None,
+    };
+    let after = match std::fs::read(root.join(rel)) {
+        Ok(bytes) => Some(SourceFile::new(rel, text(&bytes)?)),
+        Err(_) => None,
+    };
+    Some((before, after))
+}
+
+/// Analyses the texts (restoring what earlier hooks analysed, keeping what is new).
+fn prepare(workspace: &Workspace, files: &[SourceFile]) -> Prepared {
+    let missing = std::sync::Mutex::new(Vec::new());
+    let prepared = Prepared::analyze_missing(files, |file| {
+        let found = analysis_cache::load(workspace, file);
+        if found.is_none() {
+            missing
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(file.clone());
+        }
+        found
+    });
+    for file in missing.into_inner().unwrap_or_default() {
+        if let Some(analysis) = prepared.get(&file) {
+            analysis_cache::store(workspace, analysis);
+        }
+    }
+    prepared
+}
+
+/// The ledger only grows while commands run; anything else is a rewrite.
+fn ledger_rewritten(root: &Path, base: &Baseline, now: Option<Stat>) -> Option<ProtectedChange> {
+    let (len, tail) = base.ledger?;
+    let grew = now.is_some_and(|now| {
+        now.size >= len && snapshot::tail_hash(&root.join(LEDGER), len) == Some(tail)
+    });
+    (!grew).then(|| ProtectedChange {
+        path: LEDGER.to_string(),
+        reason: "the ledger, which may only grow, was truncated or rewritten".to_string(),
+        before_sha256: None,
+        after_sha256: None,
+    })
+}
+
+/// Whether the repository's `config` differs from the baseline's only in
+/// `[branch "…"]` sections, which `git push -u`, `git checkout -t` and the like
+/// write: no setting there runs code or moves hooks.
+fn only_branches_changed(base: &Baseline, git_dir: Option<&Path>) -> bool {
+    let Some(before) = &base.git_config else {
+        return false;
+    };
+    let Some(after) = git_dir.and_then(|dir| std::fs::read(dir.join("config")).ok()) else {
+        return false;
+    };
+    let settings = |text: &[u8]| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut in_branch = false;
+        for line in String::from_utf8_lossy(text).lines() {
+            let line = line.trim();
+            if line.starts_with('[') {
+                in_branch = line.starts_with("[branch ") || line.starts_with("[branch\t");
+            }
+            if !in_branch && !line.is_empty() && !line.starts_with(['#', ';']) {
+                out.push(line.to_string());
+            }
+        }
+        out
+    };
+    settings(before) == settings(&after)
+}
+
+/// Hooks only insert lesson lines into `CLAUDE.md`; a change that loses a line is
+/// someone rewriting the lessons.
+fn lessons_rewritten(root: &Path, base: &Baseline) -> Option<ProtectedChange> {
+    let before = base.lessons.as_deref()?;
+    let after = std::fs::read(root.join(LESSONS)).unwrap_or_default();
+    // Blank lines are left out: inserting a lesson may move one.
+    let lines = |text: &'_ [u8]| {
+        text.split(|&b| b == b'\n')
+            .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+            .map(<[u8]>::to_vec)
+            .collect::<Vec<_>>()
+    };
+    let mut remaining = lines(&after).into_iter();
+    let kept = lines(before)
+        .into_iter()
+        .all(|line| remaining.any(|l| l == line));
+    (!kept).then(|| ProtectedChange {
+        path: LESSONS.to_string(),
+        reason: "lessons, to which hooks only add lines, lost lines".to_string(),
+        before_sha256: Some(intent_ledger::gate::bytes_sha256(before)),
+        after_sha256: Some(intent_ledger::gate::bytes_sha256(&after)),
+    })
+}
+
+// The baseline file: `ISB1`, then little-endian fields; strings are a u32 length and
+// UTF-8 bytes; entries are sorted and each path stores only what differs from the
+// previous one (u16 shared prefix length, then the rest).
+impl Baseline {
+    fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.snapshot.entries.len() * 40);
+        out.extend_from_slice(b"ISB1");
+        out.extend_from_slice(&self.snapshot.started_ns.to_le_bytes());
+        out.extend_from_slice(&(self.snapshot.elapsed.as_micros() as u64).to_le_bytes());
+        out.push(u8::from(self.snapshot.truncated));
+        out.extend_from_slice(&(self.snapshot.walked as u64).to_le_bytes());
+        put_str(&mut out, self.revision.as_deref().unwrap_or(""));
+        out.extend_from_slice(&(self.dirty.len() as u32).to_le_bytes());
+        for (path, hash) in &self.dirty {
+            put_str(&mut out, path);
+            put_str(&mut out, hash.as_deref().unwrap_or(""));
+        }
+        for map in [&self.protected, &self.racy] {
+            out.extend_from_slice(&(map.len() as u32).to_le_bytes());
+            for (path, hash) in map {
+                put_str(&mut out, path);
+                put_str(&mut out, hash);
+            }
+        }
+        let (len, tail) = self.ledger.unwrap_or((u64::MAX, [0; 32]));
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&tail);
+        for blob in [&self.lessons, &self.git_config] {
+            match blob {
+                Some(bytes) => {
+                    out.push(1);
+                    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+                    out.extend_from_slice(bytes);
+                }
+                None => out.push(0),
+            }
+        }
+        out.extend_from_slice(&(self.snapshot.entries.len() as u32).to_le_bytes());
+        let mut previous: &[u8] = b"";
+        for (path, stat) in &self.snapshot.entries {
+            let path = path.as_bytes();
+            let shared = previous
+                .iter()
+                .zip(path)
+                .take_while(|(a, b)| a == b)
+                .count()
+                .min(u16::MAX as usize);
+            let rest = &path[shared..];
+            out.extend_from_slice(&(shared as u16).to_le_bytes());
+            out.extend_from_slice(&(rest.len() as u32).to_le_bytes());
+            out.extend_from_slice(rest);
+            out.extend_from_slice(&stat.size.to_le_bytes());
+            out.extend_from_slice(&stat.mtime_ns.to_le_bytes());
+            out.extend_from_slice(&stat.ctime_ns.to_le_bytes());
+            out.extend_from_slice(&stat.ino.to_le_bytes());
+            out.extend_from_slice(&stat.mode.to_le_bytes());
+            previous = path;
+        }
+        out
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Baseline> {
+        let mut r = Reader(bytes);
+        if r.take(4)? != b"ISB1" {
+            return None;
+        }
+        let mut base = Baseline::default();
+        base.snapshot.started_ns = r.u64()? as i64;
+        base.snapshot.elapsed = Duration::from_micros(r.u64()?);
+        base.snapshot.truncated = r.take(1)?[0] != 0;
+        base.snapshot.walked = r.u64()? as usize;
+        base.revision = Some(r.string()?).filter(|s| !s.is_empty());
+        for _ in 0..r.u32()? {
+            let path = r.string()?;
+            let hash = r.string()?;
+            base.dirty
+                .insert(path, Some(hash).filter(|h| !h.is_empty()));
+        }
+        for map in [&mut base.protected, &mut base.racy] {
+            for _ in 0..r.u32()? {
+                let path = r.string()?;
+                let hash = r.string()?;
+                map.insert(path, hash);
+            }
+        }
+        let len = r.u64()?;
+        let tail: [u8; 32] = r.take(32)?.try_into().ok()?;
+        base.ledger = (len != u64::MAX).then_some((len, tail));
+        for blob in [&mut base.lessons, &mut base.git_config] {
+            if r.take(1)?[0] == 1 {
+                let n = r.u32()? as usize;
+                *blob = Some(r.take(n)?.to_vec());
+            }
+        }
+        let count = r.u32()? as usize;
+        let mut entries: Vec<(String, Stat)> = Vec::with_capacity(count.min(1 << 20));
+        let mut previous = Vec::new();
+        for _ in 0..count {
+            let shared = u16::from_le_bytes(r.take(2)?.try_into().ok()?) as usize;
+            let n = r.u32()? as usize;
+            previous.truncate(shared);
+            previous.extend_from_slice(r.take(n)?);
+            let stat = Stat {
+                size: r.u64()?,
+                mtime_ns: r.u64()? as i64,
+                ctime_ns: r.u64()? as i64,
+                ino: r.u64()?,
+                mode: r.u32()?,
+            };
+            entries.push((String::from_utf8(previous.clone()).ok()?, stat));
+        }
+        base.snapshot.entries = entries;
+        Some(base)
+    }
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    fn string(&mut self) -> Option<String> {
+        let n = self.u32()? as usize;
+        String::from_utf8(self.take(n)?.to_vec()).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn baselines_survive_encoding() {
+        let dir = tempfile::tempdir().unwrap();
+        for rel in ["src/a.ts", "src/ab.ts", "src/b/c.ts", "z"] {
+            std::fs::create_dir_all(dir.path().join(rel).parent().unwrap()).unwrap();
+            std::fs::write(dir.path().join(rel), rel).unwrap();
+        }
+        let mut base = Baseline {
+            snapshot: snapshot::take(dir.path(), None, snapshot::MAX_ENTRIES),
+            revision: Some("abc".into()),
+            ledger: Some((42, [7; 32])),
+            lessons: Some(b"- a lesson\n".to_vec()),
+            ..Baseline::default()
+        };
+        base.dirty
+            .insert("src/a.ts".into(), Some("sha256:00".into()));
+        base.dirty.insert("gone.ts".into(), None);
+        base.protected
+            .insert(".mcp.json".into(), "sha256:11".into());
+        base.racy.insert("src/ab.ts".into(), "sha256:22".into());
+        let back = Baseline::decode(&base.encode()).unwrap();
+        assert_eq!(back.snapshot.entries, base.snapshot.entries);
+        assert_eq!(back.snapshot.started_ns, base.snapshot.started_ns);
+        assert_eq!(
+            (
+                &back.revision,
+                &back.dirty,
+                &back.protected,
+                &back.racy,
+                back.ledger,
+                &back.lessons
+            ),
+            (
+                &base.revision,
+                &base.dirty,
+                &base.protected,
+                &base.racy,
+                base.ledger,
+                &base.lessons
+            )
+        );
+        assert!(Baseline::decode(&base.encode()[..20]).is_none());
+    }
+
+    #[test]
+    fn protected_paths_are_what_a_write_could_not_touch() {
+        for rel in [
+            ".orchestration/active_intents.yaml",
+            ".git/hooks/pre-commit",
+            ".claude/settings.local.json",
+            ".clinerules/hooks/PreToolUse",
+            ".mcp.json",
+        ] {
+            assert!(protected(rel).is_some(), "{rel}");
+        }
+        for rel in ["src/a.ts", ".claude/agents/x.md", "docs/.mcp.json"] {
+            assert!(protected(rel).is_none(), "{rel}");
+        }
+    }
+}
