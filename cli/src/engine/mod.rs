@@ -12,6 +12,7 @@ pub mod lessons;
 pub mod lifecycle;
 mod model;
 mod post;
+mod post_shell;
 mod selection;
 pub mod shell;
 pub mod specs;

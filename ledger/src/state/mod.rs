@@ -252,9 +252,13 @@ impl HookState {
                 }
             }
             kinds::TOOL_POST => {
-                if let (Some(message), Some(session)) = (
+                // A violation already told in the hook's own reply (a shell
+                // command's, checked after it ran) is not queued for the next one.
+                let told = data["violation_told"].as_bool() == Some(true);
+                if let (Some(message), Some(session), false) = (
                     data["violation"]["message"].as_str(),
                     self.session_mut(event),
+                    told,
                 ) {
                     session.push_violation(
                         data["tool"].as_str(),
