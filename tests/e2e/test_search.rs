@@ -91,7 +91,7 @@ fn filters_narrow_the_demo_hits() {
         &root,
         &["denied", "--intent", "INT-001", "--kind", "lesson"],
     );
-    assert_eq!(denied.len(), 3, "{denied:?}");
+    assert_eq!(denied.len(), 8, "{denied:?}");
     assert!(denied.iter().all(|h| h["intent_id"] == "INT-001"));
 
     let billing = hits(&root, &["", "--path", "src/billing"]);

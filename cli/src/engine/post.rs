@@ -167,12 +167,9 @@ impl Turn<'_, '_> {
                     });
                 if let Some(message) = mismatch {
                     data["declared_mismatch"] = json!(message);
-                    let block = self
-                        .policy
-                        .as_ref()
-                        .is_ok_and(|p| p.declared_class_mismatch == gate::MismatchAction::Block);
-                    if block {
-                        block_reason = Some(format!("intent gate: {message}. Declare the class the change really has, or undo the behaviour change."));
+                    let policy = self.policy.as_ref().map_err(String::as_str);
+                    if let Some(reason) = gate::declared_class_refusal(&message, policy) {
+                        block_reason = Some(reason);
                     }
                 }
             }

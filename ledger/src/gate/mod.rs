@@ -95,6 +95,15 @@ pub fn decide(input: &GateInput<'_>) -> Decision {
     decision
 }
 
+/// What the agent is told when the `mutation_class` it declared is not the one
+/// the change has: a refusal of the result under `declared_class_mismatch:
+/// block`, nothing (the mismatch is only recorded) otherwise.
+pub fn declared_class_refusal(mismatch: &str, policy: Result<&Policy, &str>) -> Option<String> {
+    policy
+        .is_ok_and(|p| p.declared_class_mismatch == MismatchAction::Block)
+        .then(|| format!("intent gate: {mismatch}. Declare the class the change really has, or undo the behaviour change."))
+}
+
 /// Whether a failing hook may still let this action through (it only reads):
 /// everything else fails closed.
 pub fn fails_open(action: &Action, cwd: &Path) -> bool {

@@ -179,6 +179,84 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
         ),
     )?);
 
+    say("An agent trying to get around the gate (shell parsed with tree-sitter-bash):");
+    for (command, id) in [
+        (
+            "cd src/auth && echo '{}' >> ../../.orchestration/agent_trace.jsonl",
+            "toolu_40",
+        ),
+        ("timeout 5 sed -i s/a/b/ src/billing/invoice.ts", "toolu_41"),
+        ("bash -c 'intent status INT-001 DONE'", "toolu_42"),
+        ("echo / | xargs rm -rf", "toolu_43"),
+    ] {
+        say(&format!("  Bash `{command}`"));
+        show(&run(
+            bin,
+            root,
+            &tool("PreToolUse", "Bash", json!({"command": command}), id),
+        )?);
+    }
+    say("  mcp__fs__write_file {path: src/billing/invoice.ts} (another MCP server's tool)");
+    show(&run(
+        bin,
+        root,
+        &tool(
+            "PreToolUse",
+            "mcp__fs__write_file",
+            json!({"path": "src/billing/invoice.ts", "content": "…"}),
+            "toolu_44",
+        ),
+    )?);
+
+    say("A script whose effects cannot be known: allowed under INT-001, checked after it ran");
+    std::fs::create_dir_all(root.join("tools"))?;
+    std::fs::write(
+        root.join("tools/gen.sh"),
+        "mkdir -p docs && echo '# notes' > docs/notes.md\n",
+    )?;
+    let script = tool(
+        "PreToolUse",
+        "Bash",
+        json!({"command": "sh tools/gen.sh"}),
+        "toolu_45",
+    );
+    show(&run(bin, root, &script)?);
+    let status = Command::new("sh")
+        .arg("tools/gen.sh")
+        .current_dir(root)
+        .status()?;
+    let mut post = script.clone();
+    post["hook_event_name"] = json!("PostToolUse");
+    post["tool_response"] =
+        json!({"stdout": "", "stderr": "", "interrupted": false, "isImage": false});
+    say(&format!(
+        "  PostToolUse (the script ran, exit {}): docs/notes.md is outside INT-001",
+        status.code().unwrap_or(-1)
+    ));
+    show(&run(bin, root, &post)?);
+
+    say("A prompt holding a secret: the ledger keeps it redacted");
+    run(bin, root, &{
+        let mut p = base("UserPromptSubmit");
+        p["prompt"] = json!("Deploy with STRIPE_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc now");
+        p["prompt_id"] = json!("prompt-4");
+        p
+    })?;
+    let ledger = std::fs::read_to_string(root.join(".orchestration/agent_trace.jsonl"))?;
+    let stored = ledger
+        .lines()
+        .rev()
+        .find(|l| l.contains("\"prompt-4\""))
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .and_then(|e| {
+            e["data"]["text"]
+                .as_str()
+                .or(e["data"]["prompt"].as_str())
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    say(&format!("  stored: {}", clip(&stored, 140)));
+
     say("Stop");
     show(&run(bin, root, &base("Stop"))?);
 
