@@ -130,13 +130,32 @@ const PATH_KEYS: &[&str] = &[
     "cwd",
     "relative_workspace_path",
     "uri",
+    // Serena, JetBrains, editors' MCP servers.
+    "relative_path",
+    "relativePath",
+    "pathInProject",
+    "notebook_path",
+    "file_name",
+    "fileName",
+    "directory_path",
+    "dirPath",
+    "root",
+    "location",
+    "output",
+    "output_path",
+    "outputPath",
 ];
 
 /// Path-like arguments of an unknown tool, at any depth (`edits[].path`), `file://`
-/// URIs unwrapped. Bounded: an argument tree is walked to 4 levels and 256 paths.
+/// URIs unwrapped (any case). Bounded: an argument tree is walked to 16 levels and
+/// 1024 paths; beyond, an empty path is added, which the gate refuses as unusable
+/// (nothing is let through unjudged).
 fn path_arguments(input: &Value) -> Vec<String> {
     fn walk(value: &Value, depth: usize, out: &mut Vec<String>) {
-        if depth > 4 || out.len() >= 256 {
+        if depth > 16 || out.len() >= 1024 {
+            if out.last().is_none_or(|p: &String| !p.is_empty()) {
+                out.push(String::new());
+            }
             return;
         }
         match value {
@@ -160,9 +179,12 @@ fn path_arguments(input: &Value) -> Vec<String> {
         }
     }
     fn push(text: &str, out: &mut Vec<String>) {
-        let path = text.strip_prefix("file://").unwrap_or(text);
+        let path = match text.get(..7) {
+            Some(scheme) if scheme.eq_ignore_ascii_case("file://") => &text[7..],
+            _ => text,
+        };
         // URLs of other schemes (https://, git@) name no workspace file.
-        if !path.is_empty() && !path.contains("://") && out.len() < 256 {
+        if !path.is_empty() && !path.contains("://") && out.len() < 1024 {
             out.push(path.to_string());
         }
     }
@@ -243,4 +265,30 @@ pub fn build_call(
 pub fn failed(tool: Option<&crate::engine::ToolCall>) -> bool {
     tool.and_then(|t| t.response.as_ref())
         .is_some_and(|r| r["is_error"] == true || r["success"] == false)
+}
+
+#[cfg(test)]
+mod path_argument_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn path_arguments_are_found_at_depth_in_any_spelling() {
+        let input = json!({
+            "relative_path": ".orchestration/x",
+            "edits": [{"pathInProject": ".claude/settings.json"}],
+            "uri": "FILE:///w/src/a.ts",
+            "url": "https://example.com/x",
+        });
+        let mut paths = path_arguments(&input);
+        paths.sort();
+        assert_eq!(
+            paths,
+            [".claude/settings.json", ".orchestration/x", "/w/src/a.ts"]
+        );
+        // Too many paths: an unusable one is added, so the gate refuses the call.
+        let many: Vec<String> = (0..2000).map(|i| format!("src/{i}.ts")).collect();
+        let paths = path_arguments(&json!({"paths": many}));
+        assert!(paths.last().unwrap().is_empty());
+    }
 }

@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use super::options::{command_after_options, flag_value, operands, split_options, Arg};
+use super::options::{
+    abbreviates, command_after_options, flag_value, operands, split_options, Arg,
+};
 use super::words::{ShellScope, Word};
 use super::{danger, scripts, wrappers, Stdin, Walker};
 
@@ -17,7 +19,6 @@ const PURE_READERS: &[&str] = &[
     "wc",
     "pwd",
     "echo",
-    "printf",
     "which",
     "type",
     "stat",
@@ -79,10 +80,6 @@ const PURE_READERS: &[&str] = &[
     "return",
     "shift",
     "set",
-    "shopt",
-    "alias",
-    "hash",
-    "read",
     "dircolors",
     "tty",
     "groups",
@@ -109,7 +106,12 @@ const GUARDED_READERS: &[(&str, &str, &[&str])] = &[
 
 /// Readers whose extra operands are output files (`uniq in out`, `xxd in out`):
 /// read-only with at most this many operands.
-const OPERAND_LIMITED: &[(&str, usize)] = &[("uniq", 1), ("xxd", 1), ("hostname", 0)];
+/// With the short options that take a value, per program.
+const OPERAND_LIMITED: &[(&str, usize, &str)] = &[
+    ("uniq", 1, "fsw"),
+    ("xxd", 1, "cglos"),
+    ("hostname", 0, "F"),
+];
 
 /// Programs that run code they are given: always opaque.
 pub(super) const INTERPRETERS: &[&str] = &[
@@ -232,8 +234,16 @@ impl Walker<'_> {
             return;
         };
         let args = &words[1..];
-        if scope.vars.contains_key(&format!("fn:{name}")) {
-            // A function defined earlier in the command: its body was walked.
+        if let Some(body) = scope.vars.get(&format!("fn:{name}")).cloned() {
+            // A function defined earlier in the command: its body runs here, with
+            // this moment's directory and variables.
+            if let Some(body) = body {
+                let mut inner = scope.clone();
+                inner.vars.remove(&format!("fn:{name}"));
+                self.depth += 1;
+                self.script(&body, &mut inner);
+                self.depth -= 1;
+            }
             return;
         }
         let Some(program) = program_name(&name).map(str::to_string) else {
@@ -287,9 +297,7 @@ impl Walker<'_> {
             let unsafe_flag = split.iter().find_map(|a| match a {
                 Arg::Flag(name, _) => {
                     let short_hit = name.len() == 2 && short.contains(&name[1..]);
-                    let long_hit = long
-                        .iter()
-                        .any(|l| name == l || name.starts_with(&format!("{l}=")));
+                    let long_hit = long.iter().any(|l| abbreviates(name, l));
                     (short_hit || long_hit).then(|| name.clone())
                 }
                 Arg::Operand(_) => None,
@@ -299,8 +307,8 @@ impl Walker<'_> {
             }
             return;
         }
-        if let Some((_, limit)) = OPERAND_LIMITED.iter().find(|o| o.0 == program) {
-            let ops = operands(&split_options(args, "cglos", &[]));
+        if let Some((_, limit, values)) = OPERAND_LIMITED.iter().find(|o| o.0 == program) {
+            let ops = operands(&split_options(args, values, &[]));
             if ops.len() > *limit {
                 match ops.last() {
                     Some(Word::Known { text, glob }) => {
@@ -315,8 +323,50 @@ impl Walker<'_> {
             return;
         }
         match program {
+            // `pushd +N`/`-N` and a bare `pushd` rotate the stack: unknown after.
+            "pushd"
+                if args.is_empty()
+                    || args.iter().any(|a| {
+                        a.text().is_some_and(|t| {
+                            (t.starts_with('+') || t.starts_with('-'))
+                                && t[1..].chars().all(|c| c.is_ascii_digit())
+                        })
+                    }) =>
+            {
+                scope.cwd = None
+            }
             "cd" | "pushd" => self.change_directory(args, scope),
             "popd" => scope.cwd = None,
+            // Builtins that set variables from input: those become unknown.
+            "read" | "mapfile" | "readarray" => {
+                let mut names = operands(&split_options(args, "dnNptuaCcs", &[]))
+                    .iter()
+                    .filter_map(|w| w.text().map(str::to_string))
+                    .collect::<Vec<_>>();
+                if let Some(Word::Known { text, .. }) =
+                    flag_value(&split_options(args, "dnNptuaCcs", &[]), &["-a"])
+                {
+                    names.push(text.clone());
+                }
+                names.extend(["REPLY".to_string(), "MAPFILE".to_string()]);
+                for name in names {
+                    scope.vars.insert(name, None);
+                }
+            }
+            "printf" => {
+                if let Some(Word::Known { text, .. }) =
+                    flag_value(&split_options(args, "v", &[]), &["-v"])
+                {
+                    scope.vars.insert(text.clone(), None);
+                }
+            }
+            "coproc" => {
+                if !args.is_empty() {
+                    self.simple(args.to_vec(), &[], scope, stdin.clone());
+                }
+            }
+            "flock" | "taskset" | "chrt" | "chroot" | "su" | "runuser" | "script" | "unshare"
+            | "setpriv" => wrappers::more(self, program, args, scope, stdin),
             "intent" => self.intent_command(args),
             "git" => self.git(args, scope),
             "sed" | "gsed" => scripts::sed(self, program, args, scope),
@@ -327,6 +377,22 @@ impl Walker<'_> {
                 Some(parts) => self.script(&parts.join(" "), scope),
                 None => self.out.opaque("`eval` runs text only known when it runs"),
             },
+            "source" | "."
+                if args
+                    .first()
+                    .and_then(Word::text)
+                    .is_some_and(|t| t == "/dev/stdin" || t == "/proc/self/fd/0") =>
+            {
+                if stdin.downloaded {
+                    self.out
+                        .danger("running a downloaded script runs unreviewed code");
+                } else if let Some(text) = &stdin.text {
+                    self.script(&text.clone(), scope);
+                } else {
+                    self.out
+                        .opaque(format!("`{program}` runs commands read from its input"));
+                }
+            }
             "source" | "." => self.out.opaque(format!("`{program}` runs a script file")),
             "exec" | "builtin" | "nohup" | "setsid" | "unbuffer" => {
                 let rest = command_after_options(args, "a", &[]);
@@ -408,7 +474,11 @@ impl Walker<'_> {
         });
         scope.cwd = match target {
             None => Some(scope.home.clone()),
-            Some(Word::Known { text, glob: false }) if text != "-" => {
+            // With CDPATH set, a relative `cd` may land anywhere on it.
+            Some(Word::Known { text, glob: false })
+                if text != "-"
+                    && (Path::new(text).is_absolute() || !scope.vars.contains_key("CDPATH")) =>
+            {
                 let path = Path::new(text);
                 match &scope.cwd {
                     _ if path.is_absolute() => Some(super::lexical(path)),
@@ -442,9 +512,11 @@ impl Walker<'_> {
         }
         let rest: Vec<Option<&str>> = iter.map(Word::text).collect();
         let repair = rest.contains(&Some("--repair"));
-        let output = rest
-            .iter()
-            .any(|a| a.is_some_and(|a| a == "-o" || a.starts_with("--output")));
+        let output = rest.iter().any(|a| {
+            a.is_some_and(|a| {
+                a.starts_with("-o") || abbreviates(a.split('=').next().unwrap_or(a), "--output")
+            })
+        });
         match sub {
             None => {}
             Some(Some(sub)) if INTENT_READERS.contains(&sub) && !repair && !output => {}

@@ -19,8 +19,8 @@ pub(super) fn downloaded_script(command: tree_sitter::Node, src: &str, out: &mut
     let Some(name) = command.child_by_field_name("name") else {
         return;
     };
-    let name = super::text(name, src);
-    let program = name.rsplit('/').next().unwrap_or(name);
+    let name = super::scripts::plain_text(super::text(name, src));
+    let program = name.rsplit('/').next().unwrap_or(&name);
     let runs_code = super::commands::SHELLS.contains(&program)
         || super::commands::INTERPRETERS.contains(&program)
         || program == "eval"
@@ -41,7 +41,7 @@ pub(super) fn downloaded_script(command: tree_sitter::Node, src: &str, out: &mut
 /// Whether a substitution inside `node` runs curl or wget.
 fn has_download(node: tree_sitter::Node, src: &str) -> bool {
     if matches!(node.kind(), "command_substitution" | "process_substitution") {
-        let text = super::text(node, src);
+        let text = super::scripts::plain_text(super::text(node, src));
         return ["curl", "wget", "fetch "].iter().any(|d| text.contains(d));
     }
     let mut cursor = node.walk();

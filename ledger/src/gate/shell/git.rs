@@ -62,19 +62,26 @@ impl Walker<'_> {
         };
         let sub_args = &rest[1..];
         let texts: Vec<&str> = sub_args.iter().filter_map(Word::text).collect();
+        // An option given in full, abbreviated (`--out=`), or, for a short one,
+        // with its value attached (`-oFILE`).
         let any = |names: &[&str]| {
             texts.iter().any(|t| {
-                names
-                    .iter()
-                    .any(|n| t == n || t.starts_with(&format!("{n}=")))
+                let name = t.split('=').next().unwrap_or(t);
+                names.iter().any(|n| {
+                    name == *n
+                        || super::options::abbreviates(name, n)
+                        || (n.len() == 2 && !t.starts_with("--") && t.starts_with(n))
+                })
             })
         };
         let read_only = match sub.as_str() {
             "status" | "rev-parse" | "ls-files" | "ls-tree" | "cat-file" | "describe"
             | "merge-base" | "name-rev" | "for-each-ref" | "show-ref" | "count-objects"
             | "version" | "help" | "rev-list" | "check-ignore" | "check-attr" | "var"
-            | "ls-remote" | "show-branch" | "cherry" | "verify-commit" | "verify-tag" | "blame"
-            | "annotate" | "shortlog" => true,
+            | "show-branch" | "cherry" | "verify-commit" | "verify-tag" | "blame" | "annotate"
+            | "shortlog" => true,
+            // `--upload-pack` runs a program.
+            "ls-remote" => !any(&["--upload-pack", "-u", "--exec"]),
             "log" | "show" | "diff" | "whatchanged" | "diff-tree" | "diff-files" | "diff-index"
             | "range-diff" => {
                 if any(&["--output"]) {
@@ -88,9 +95,13 @@ impl Walker<'_> {
                 }
                 !any(&["--ext-diff"])
             }
-            "grep" => !texts
-                .iter()
-                .any(|t| t.starts_with("-O") || t.starts_with("--open-files-in-pager")),
+            // `-O`/`--open-files-in-pager` runs a program, also inside a cluster (`-nO`).
+            "grep" => {
+                !(any(&["--open-files-in-pager"])
+                    || texts
+                        .iter()
+                        .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('O')))
+            }
             "fsck" => !any(&["--lost-found"]),
             "archive" => !any(&["-o", "--output", "--remote", "--exec"]),
             "branch" => texts.iter().all(|a| {
@@ -120,7 +131,21 @@ impl Walker<'_> {
             }),
             "stash" => texts.first().is_some_and(|a| *a == "list" || *a == "show"),
             "remote" => texts.is_empty() || ["-v", "show", "get-url"].contains(&texts[0]),
-            "worktree" => texts.first() == Some(&"list"),
+            "worktree" => {
+                // `worktree add PATH` creates a whole tree at PATH.
+                if texts.first() == Some(&"add") {
+                    let mut rest = texts.iter().skip(1);
+                    while let Some(t) = rest.next() {
+                        if matches!(*t, "-b" | "-B" | "--reason") {
+                            rest.next();
+                        } else if !t.starts_with('-') {
+                            self.write_target(t, false, true, "git worktree add", &git_scope);
+                            break;
+                        }
+                    }
+                }
+                texts.first() == Some(&"list")
+            }
             "submodule" => texts.first() == Some(&"status"),
             "notes" => texts.first().is_some_and(|a| *a == "list" || *a == "show"),
             "reflog" => texts
@@ -160,41 +185,51 @@ impl Walker<'_> {
     /// the file `--global`, `--system`, `--file` names).
     fn git_config(&mut self, args: &[Word], scope: &ShellScope) {
         let texts: Vec<&str> = args.iter().filter_map(Word::text).collect();
-        let reading = [
-            "--get",
-            "--get-all",
-            "--get-regexp",
-            "--get-urlmatch",
-            "-l",
-            "--list",
-            "get",
-            "list",
-            "--show-origin",
-            "--show-scope",
-            "--name-only",
-            "--get-color",
-            "--get-colorbool",
-        ];
-        let option_values = ["--file", "-f", "--blob", "--type", "--default"];
-        let operands = {
-            let mut skip = false;
-            texts
-                .iter()
-                .filter(|t| {
-                    if skip {
-                        skip = false;
-                        return false;
-                    }
-                    if option_values.contains(t) {
-                        skip = true;
-                        return false;
-                    }
-                    !t.starts_with('-')
-                })
-                .count()
-        };
-        if texts.iter().any(|t| reading.contains(t)) || (operands <= 1 && args.len() == texts.len())
-        {
+        let option_values = ["--file", "-f", "--blob", "--type", "--default", "--comment"];
+        let mut operands: Vec<&str> = Vec::new();
+        let mut flags: Vec<&str> = Vec::new();
+        let mut skip = false;
+        for t in &texts {
+            if skip {
+                skip = false;
+            } else if option_values.contains(t) {
+                skip = true;
+            } else if t.starts_with('-') {
+                flags.push(t);
+            } else {
+                operands.push(t);
+            }
+        }
+        let writes_flag = flags.iter().any(|f| {
+            [
+                "--unset",
+                "--unset-all",
+                "--remove-section",
+                "--rename-section",
+                "--add",
+                "--replace-all",
+                "--edit",
+                "-e",
+            ]
+            .iter()
+            .any(|w| f == w || super::options::abbreviates(f, w))
+        });
+        let writes_sub = operands.first().is_some_and(|s| {
+            ["set", "unset", "rename-section", "remove-section", "edit"].contains(s)
+        });
+        let reads_sub = operands
+            .first()
+            .is_some_and(|s| *s == "get" || *s == "list");
+        let reads_flag = flags.iter().any(|f| {
+            f.starts_with("--get") || *f == "-l" || *f == "--list" || f.starts_with("--show-")
+        });
+        // The reading forms, by position: `get`/`list`, `--get*`/`--list`, or a key
+        // alone; anything that sets, unsets, renames or edits writes the file.
+        let reading = !writes_flag
+            && !writes_sub
+            && (reads_sub || reads_flag || operands.len() <= 1)
+            && args.len() == texts.len();
+        if reading {
             return;
         }
         let file = if texts.contains(&"--global") {

@@ -134,6 +134,9 @@ struct Walker<'r> {
 #[derive(Debug, Clone, Default)]
 struct Stdin {
     words: Option<Vec<Word>>,
+    /// The whole text, when known (a here-string or a literal here-document): a
+    /// shell reading it runs it as a script.
+    text: Option<String>,
     downloaded: bool,
 }
 
@@ -185,6 +188,8 @@ impl Walker<'_> {
         match node.kind() {
             "command" => self.command(node, src, scope, stdin),
             "redirected_statement" => {
+                // A here-string or literal here-document is the body's stdin.
+                let stdin = self.inline_input(node, src, scope).unwrap_or(stdin);
                 if let Some(body) = node.child_by_field_name("body") {
                     self.statement(body, src, scope, stdin);
                 }
@@ -201,6 +206,19 @@ impl Walker<'_> {
             }
             "list" | "program" | "negated_command" => self.statements(node, src, scope),
             "pipeline" => self.pipeline(node, src, scope),
+            // A subshell or group reads the stdin it is given (`curl … | (sh)`).
+            "subshell" | "compound_statement"
+                if stdin.words.is_some() || stdin.downloaded || stdin.text.is_some() =>
+            {
+                let mut inner = scope.clone();
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    self.statement(child, src, &mut inner, stdin.clone());
+                }
+                if node.kind() == "compound_statement" {
+                    merge_uncertain(scope, &scope.clone(), &inner);
+                }
+            }
             "subshell" => self.statements(node, src, &mut scope.clone()),
             "compound_statement"
             | "do_group"
@@ -233,12 +251,15 @@ impl Walker<'_> {
                 merge_uncertain(scope, &before, &inner);
             }
             "function_definition" => {
-                // The body runs whenever the function is called: walk it once.
-                if let Some(body) = node.child_by_field_name("body") {
+                // Walked once here, and again at every call with the directory and
+                // variables of that moment (`f(){ echo >> x; }; cd .orchestration; f`).
+                let body = node.child_by_field_name("body");
+                if let Some(body) = body {
                     self.statement(body, src, &mut scope.clone(), Stdin::default());
                 }
                 if let Some(name) = node.child_by_field_name("name") {
-                    scope.vars.insert(format!("fn:{}", text(name, src)), None);
+                    let body = body.map(|b| text(b, src).to_string());
+                    scope.vars.insert(format!("fn:{}", text(name, src)), body);
                 }
             }
             "variable_assignment" => self.assignment(node, src, scope, false),
@@ -268,6 +289,43 @@ impl Walker<'_> {
                 self.words(node, src, scope);
             }
         }
+    }
+
+    /// The text a here-string (`<<< 'cmd'`) or a here-document without expansions
+    /// feeds the command, as its stdin.
+    fn inline_input(&mut self, node: Node, src: &str, scope: &mut ShellScope) -> Option<Stdin> {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            let text = match child.kind() {
+                "herestring_redirect" => {
+                    let word = child.named_child(
+                        u32::try_from(child.named_child_count().checked_sub(1)?).ok()?,
+                    )?;
+                    match self.eval(word, src, scope).as_slice() {
+                        [Word::Known { text, .. }] => Some(text.clone()),
+                        _ => None,
+                    }
+                }
+                "heredoc_redirect" => {
+                    let body = child
+                        .named_children(&mut child.walk())
+                        .find(|c| c.kind() == "heredoc_body")?;
+                    let literal = body
+                        .named_children(&mut body.walk())
+                        .all(|c| c.kind() == "heredoc_content");
+                    literal.then(|| text(body, src).to_string())
+                }
+                _ => continue,
+            };
+            let text = text?;
+            return Some(Stdin {
+                words: Some(text.split_whitespace().map(Word::literal).collect()),
+                text: Some(text),
+                downloaded: false,
+            });
+        }
+        None
     }
 
     fn pipeline(&mut self, node: Node, src: &str, scope: &mut ShellScope) {
@@ -312,6 +370,13 @@ impl Walker<'_> {
             || node.named_children(&mut node.walk()).any(|c| {
                 c.kind() == "word" && text(c, src).starts_with('-') && text(c, src).contains('x')
             });
+        let nameref = node.named_children(&mut node.walk()).any(|c| {
+            let t = text(c, src);
+            c.kind() == "word" && t.starts_with('-') && t.contains('n')
+        });
+        if nameref {
+            scope.vars.insert("nameref:".into(), None);
+        }
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             match child.kind() {
@@ -331,6 +396,8 @@ impl Walker<'_> {
 
     fn command(&mut self, node: Node, src: &str, scope: &mut ShellScope, stdin: Stdin) {
         danger::downloaded_script(node, src, &mut self.out);
+        // `bash <<< 'cmd'` keeps its here-string inside the command node.
+        let stdin = self.inline_input(node, src, scope).unwrap_or(stdin);
         let mut prefix = Vec::new();
         let mut words = Vec::new();
         let mut cursor = node.walk();
@@ -511,7 +578,9 @@ fn is_device(path: &str) -> bool {
     matches!(
         path,
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty"
-    ) || path.starts_with("/dev/fd/")
+    ) || path
+        .strip_prefix("/dev/fd/")
+        .is_some_and(|fd| !fd.is_empty() && fd.chars().all(|c| c.is_ascii_digit()))
 }
 
 fn text<'s>(node: Node, src: &'s str) -> &'s str {

@@ -31,6 +31,8 @@ pub(super) fn split_options(args: &[Word], short_values: &str, long_values: &[&s
                 Some((name, value)) => (format!("--{name}"), Some(Word::literal(value))),
                 None => (text.to_string(), None),
             };
+            // GNU tools accept any unambiguous abbreviation (`--in` for `--in-place`).
+            let name = canonical(&name, long_values);
             let value = match inline {
                 Some(value) => Some(value),
                 None if long_values.contains(&name.as_str()) => {
@@ -100,7 +102,7 @@ pub(super) fn command_after_options(
             break;
         }
         if let Some(long) = text.strip_prefix("--") {
-            if !long.contains('=') && long_values.contains(&text) {
+            if !long.contains('=') && long_values.contains(&canonical(text, long_values).as_str()) {
                 i += 1;
             }
         } else if let Some(at) = text[1..].find(|c| short_values.contains(c)) {
@@ -112,4 +114,23 @@ pub(super) fn command_after_options(
         i += 1;
     }
     args.get(i..).map(<[Word]>::to_vec).unwrap_or_default()
+}
+
+/// Whether `given` (`--out`) is `full` (`--output`) or an abbreviation of it that GNU
+/// getopt would accept (at least one letter after `--`).
+pub(super) fn abbreviates(given: &str, full: &str) -> bool {
+    given.len() >= 3 && given.starts_with("--") && full.starts_with(given)
+}
+
+/// The long option `given` stands for among `known`: itself, or the one option it
+/// abbreviates when that is unambiguous.
+pub(super) fn canonical(given: &str, known: &[&str]) -> String {
+    if known.contains(&given) {
+        return given.to_string();
+    }
+    let mut matches = known.iter().filter(|k| abbreviates(given, k));
+    match (matches.next(), matches.next()) {
+        (Some(only), None) => (*only).to_string(),
+        _ => given.to_string(),
+    }
 }

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::options::{command_after_options, split_options, Arg};
+use super::options::{abbreviates, command_after_options, split_options, Arg};
 use super::words::{unescape_double_quoted, unescape_unquoted, ShellScope, Word};
 use super::{text, Stdin, Walker};
 
@@ -24,16 +24,23 @@ pub(super) fn stage_output(
     }
     .filter(|c| c.kind() == "command");
     let Some(command) = command else {
+        let plain = plain_text(text(stage, src));
         return Stdin {
             words: None,
-            downloaded: stdin.downloaded
-                || text(stage, src).contains("curl")
-                || text(stage, src).contains("wget"),
+            text: None,
+            downloaded: stdin.downloaded || plain.contains("curl") || plain.contains("wget"),
         };
     };
+    // The program as the shell sees it: `\curl`, `"curl"` and `c''url` are curl.
     let name = command
         .child_by_field_name("name")
-        .map(|n| text(n, src).rsplit('/').next().unwrap_or("").to_string())
+        .map(|n| {
+            plain_text(text(n, src))
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
         .unwrap_or_default();
     let downloaded = stdin.downloaded || matches!(name.as_str(), "curl" | "wget" | "fetch");
     let words = matches!(name.as_str(), "echo" | "printf")
@@ -56,7 +63,25 @@ pub(super) fn stage_output(
                 .map(|a| Word::literal(a.replace("\\n", "")))
                 .collect()
         });
-    Stdin { words, downloaded }
+    let text = words.as_ref().and_then(|w: &Vec<Word>| {
+        w.iter()
+            .map(Word::text)
+            .collect::<Option<Vec<_>>>()
+            .map(|p| p.join(" "))
+    });
+    Stdin {
+        words,
+        text,
+        downloaded,
+    }
+}
+
+/// Text with quotes and backslashes removed, for matching program names however
+/// they were quoted.
+pub(super) fn plain_text(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .collect()
 }
 
 /// The text of a word node without expansions, `None` when it has any.
@@ -100,7 +125,9 @@ pub(super) fn sed(walker: &mut Walker, program: &str, args: &[Word], scope: &She
                 ));
                 return;
             }
-            Arg::Flag(name, _) if name == "-i" || name == "--in-place" || name == "-I" => {
+            Arg::Flag(name, _)
+                if name == "-i" || name == "-I" || abbreviates(name, "--in-place") =>
+            {
                 in_place = true
             }
             Arg::Flag(..) => {}
@@ -191,9 +218,9 @@ fn sed_script_files(script: &str) -> Result<Vec<String>, String> {
         i += 1;
         match c {
             '#' | ':' | 'a' | 'i' | 'c' | 'r' | 'R' | 'b' | 't' | 'T' | 'v' => {
-                // Labels, text and files read: up to the end of the line (labels
-                // and branches also end at `;`).
-                if matches!(c, 'b' | 't' | 'T' | 'v') {
+                // Text and files read: up to the end of the line; labels and
+                // branches also end at `;` (GNU sed).
+                if matches!(c, ':' | 'b' | 't' | 'T' | 'v') {
                     while i < chars.len() && chars[i] != ';' && chars[i] != '\n' && chars[i] != '}'
                     {
                         i += 1;
@@ -242,7 +269,7 @@ fn sed_script_files(script: &str) -> Result<Vec<String>, String> {
 pub(super) fn awk(walker: &mut Walker, program: &str, args: &[Word]) {
     let split = split_options(
         args,
-        "fvFiEl",
+        "fvFiElW",
         &[
             "--file",
             "--assign",
@@ -254,7 +281,7 @@ pub(super) fn awk(walker: &mut Walker, program: &str, args: &[Word]) {
         ],
     );
     if split.iter().any(|a| {
-        matches!(a, Arg::Flag(name, _) if ["-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"].contains(&name.as_str()))
+        matches!(a, Arg::Flag(name, _) if ["-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load", "-W"].contains(&name.as_str()))
     }) {
         walker
             .out
@@ -272,9 +299,14 @@ pub(super) fn awk(walker: &mut Walker, program: &str, args: &[Word]) {
         ));
         return;
     };
+    // `print > "file"` anywhere in a statement (`if (c) print > f` too); a `>`
+    // before the print is a comparison (`$3 > 100 { print }`).
     let prints_to_file = source.split(['\n', ';', '{', '}']).any(|statement| {
-        let s = statement.trim_start();
-        (s.starts_with("print") || s.contains(" print")) && s.contains('>')
+        ["print", "printf"].iter().any(|word| {
+            statement
+                .find(word)
+                .is_some_and(|at| statement[at..].contains('>'))
+        })
     });
     if source.contains("system")
         || source.contains('|')

@@ -54,6 +54,11 @@ pub struct ShellScope {
 impl ShellScope {
     /// Looks a variable up: one set in the command, or `HOME`/`PWD`.
     pub fn lookup(&self, name: &str) -> Option<String> {
+        // After a nameref (`declare -n`), any assignment may have changed any
+        // variable: nothing is known any more.
+        if self.vars.contains_key("nameref:") {
+            return None;
+        }
         if let Some(value) = self.vars.get(name) {
             return value.clone();
         }

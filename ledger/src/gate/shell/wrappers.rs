@@ -170,6 +170,12 @@ pub(super) fn shell(
         i += 1;
     }
     let operands = &args[i.min(args.len())..];
+    // `sh -` and `bash /dev/stdin` read their commands from stdin too.
+    let reads_stdin = reads_stdin
+        || operands
+            .first()
+            .and_then(Word::text)
+            .is_some_and(|t| t == "-" || t == "/dev/stdin" || t == "/proc/self/fd/0");
     if command_string {
         match operands.first() {
             Some(Word::Known { text, .. }) => {
@@ -187,6 +193,8 @@ pub(super) fn shell(
             walker
                 .out
                 .danger("piping a download into a shell runs unreviewed code");
+        } else if let Some(text) = &stdin.text {
+            walker.script(text, &mut scope.clone());
         } else if let Some(words) = &stdin.words {
             let parts: Option<Vec<&str>> = words.iter().map(Word::text).collect();
             match parts {
@@ -208,4 +216,96 @@ pub(super) fn shell(
     walker.out.opaque(format!(
         "`{program}` runs {name}, whose commands are not analysed"
     ));
+}
+
+/// Wrappers of the system's own tools: their command (or `-c` string) is walked,
+/// and a lock or typescript file they write is a target.
+pub(super) fn more(
+    walker: &mut Walker,
+    program: &str,
+    args: &[Word],
+    scope: &mut ShellScope,
+    stdin: &Stdin,
+) {
+    let dash_c = |args: &[Word]| {
+        args.iter()
+            .position(|w| {
+                w.text().is_some_and(|t| {
+                    t == "--command"
+                        || (t.starts_with('-') && !t.starts_with("--") && t.ends_with('c'))
+                })
+            })
+            .map(|i| args.get(i + 1).cloned().unwrap_or(Word::Dynamic))
+    };
+    if let Some(script) = dash_c(args).filter(|_| program != "taskset" && program != "chrt") {
+        match script.text() {
+            Some(text) => walker.script(text, &mut scope.clone()),
+            None => walker
+                .out
+                .opaque(format!("`{program} -c` runs text only known when it runs")),
+        }
+        if program == "flock" || program == "script" {
+            // The lock file / typescript: the operand that is not the `-c` text.
+            let file = args
+                .iter()
+                .filter(|w| w.text().is_none_or(|t| !t.starts_with('-')))
+                .find(|w| Some(*w) != dash_c(args).as_ref());
+            if let Some(file) = file.filter(|_| program == "flock") {
+                walker.targets(std::slice::from_ref(file), false, "flock", scope);
+            }
+        }
+        return;
+    }
+    let mut rest = match program {
+        "flock" => {
+            let mut rest =
+                command_after_options(args, "wEc", &["--timeout", "--conflict-exit-code"]);
+            if !rest.is_empty() {
+                let lock = rest.remove(0);
+                if lock
+                    .text()
+                    .is_some_and(|t| !t.chars().all(|c| c.is_ascii_digit()))
+                {
+                    walker.targets(std::slice::from_ref(&lock), false, "flock", scope);
+                }
+            }
+            rest
+        }
+        "taskset" | "chrt" => {
+            let mut rest = command_after_options(args, "", &[]);
+            if !rest.is_empty() {
+                rest.remove(0); // the mask or the priority
+            }
+            rest
+        }
+        "chroot" => {
+            let mut rest = command_after_options(args, "", &["--userspec", "--groups"]);
+            if !rest.is_empty() {
+                let root = rest.remove(0);
+                if root.text() != Some("/") {
+                    walker
+                        .out
+                        .opaque("`chroot` runs the command under another root");
+                }
+            }
+            rest
+        }
+        "runuser" => command_after_options(args, "ugl", &["--user", "--group", "--login"]),
+        "unshare" | "setpriv" => command_after_options(args, "S G", &["--setuid", "--setgid"]),
+        // `su USER` and `script FILE` without `-c` open an interactive shell.
+        _ => {
+            walker.out.opaque(format!(
+                "`{program}` opens a shell whose commands are not known"
+            ));
+            return;
+        }
+    };
+    if rest.is_empty() {
+        walker
+            .out
+            .opaque(format!("`{program}` without a command opens a shell"));
+        return;
+    }
+    let rest = std::mem::take(&mut rest);
+    walker.simple(rest, &[], scope, stdin.clone());
 }

@@ -19,7 +19,7 @@ impl Walker<'_> {
             "tee" => ("", &["--output-error"]),
             "chmod" | "chown" | "chgrp" => ("", &["--reference", "--from"]),
             "mv" | "cp" | "ln" | "install" => (
-                "tSmogb",
+                "tSmog",
                 &[
                     "--target-directory",
                     "--suffix",
@@ -88,7 +88,18 @@ impl Walker<'_> {
                 self.targets(&ops, recursive, &by, scope);
             }
             "chmod" | "chown" | "chgrp" => {
-                if flag_value(&split, &["--reference"]).is_none() && !ops.is_empty() {
+                // `chmod -w f`: the mode looks like an option; every operand is a file.
+                let mode_as_option = program == "chmod"
+                    && args.iter().filter_map(Word::text).any(|t| {
+                        t.len() > 1
+                            && t.starts_with('-')
+                            && !t.starts_with("--")
+                            && t[1..].chars().all(|c| "rwxXst".contains(c))
+                    });
+                if flag_value(&split, &["--reference"]).is_none()
+                    && !ops.is_empty()
+                    && !mode_as_option
+                {
                     let mode = ops.remove(0);
                     let wide = mode
                         .text()
@@ -119,6 +130,12 @@ impl Walker<'_> {
                     // Moving removes the sources.
                     self.targets(&sources, true, &by, scope);
                 }
+                if let (true, Some((dest, is_dir))) = (
+                    program == "ln" && has_flag(&split, &["-s", "--symbolic"]),
+                    &destination,
+                ) {
+                    self.link_targets(&sources, dest, *is_dir, scope);
+                }
                 if let Some((dest, is_dir)) = destination {
                     self.destination(
                         &sources,
@@ -145,6 +162,11 @@ impl Walker<'_> {
                 }
             }
             "curl" => {
+                // An upload may target a `file://` URL: a local write.
+                if has_flag(&split, &["-T", "--upload-file"]) {
+                    self.out
+                        .opaque("`curl -T` uploads, possibly to a file:// URL");
+                }
                 for (names, what) in [(
                     &[
                         "-o",
@@ -188,17 +210,35 @@ impl Walker<'_> {
                         .opaque("`curl` saves under a name only known when it runs");
                 }
             }
-            "wget" => match flag_value(&split, &["-O", "--output-document"]) {
-                Some(Word::Known { text, .. }) if text == "-" => {}
-                Some(file) => {
-                    let file = file.clone();
-                    self.targets(std::slice::from_ref(&file), false, "wget -O", scope)
+            "wget" => {
+                // Its log files are written too (`-o`, `-a`, `--save-cookies`).
+                for arg in &split {
+                    if let Arg::Flag(name, Some(value)) = arg {
+                        if [
+                            "-o",
+                            "--output-file",
+                            "-a",
+                            "--append-output",
+                            "--save-cookies",
+                        ]
+                        .contains(&name.as_str())
+                        {
+                            self.targets(std::slice::from_ref(value), false, "wget", scope);
+                        }
+                    }
                 }
-                None if has_flag(&split, &["--spider"]) => {}
-                None => self
-                    .out
-                    .opaque("`wget` saves under a name only known when it runs"),
-            },
+                match flag_value(&split, &["-O", "--output-document"]) {
+                    Some(Word::Known { text, .. }) if text == "-" => {}
+                    Some(file) => {
+                        let file = file.clone();
+                        self.targets(std::slice::from_ref(&file), false, "wget -O", scope)
+                    }
+                    None if has_flag(&split, &["--spider"]) => {}
+                    None => self
+                        .out
+                        .opaque("`wget` saves under a name only known when it runs"),
+                }
+            }
             "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "zstd" => {
                 if !has_flag(&split, &["-c", "--stdout", "-l", "--list", "-t", "--test"]) {
                     self.targets(&ops, false, &by, scope);
@@ -207,16 +247,40 @@ impl Walker<'_> {
                 }
             }
             "tar" => {
-                let listing = has_flag(&split, &["-t", "--list"])
-                    || args.first().and_then(Word::text).is_some_and(|a| {
-                        !a.starts_with('-')
-                            && a.contains('t')
-                            && !a.contains('x')
-                            && !a.contains('c')
-                    });
-                if !listing {
+                // Listing is read-only only with plain flags: `--to-command`,
+                // `--checkpoint-action=exec`, `-I PROG`, `--index-file` and the like
+                // run programs or write files even while listing.
+                let safe_long = [
+                    "--list",
+                    "--verbose",
+                    "--file",
+                    "--gzip",
+                    "--bzip2",
+                    "--xz",
+                    "--zstd",
+                ];
+                let plain = |t: &str| {
+                    if let Some(long) = t.strip_prefix("--") {
+                        let name = long.split('=').next().unwrap_or(long);
+                        safe_long.contains(&format!("--{name}").as_str())
+                    } else {
+                        t.trim_start_matches('-')
+                            .chars()
+                            .all(|c| "tvfzjJ".contains(c))
+                    }
+                };
+                let texts: Vec<&str> = args.iter().filter_map(Word::text).collect();
+                let listing = texts.iter().any(|t| {
+                    *t == "--list"
+                        || (!t.starts_with("--") && t.trim_start_matches('-').contains('t'))
+                });
+                let all_plain = texts
+                    .iter()
+                    .enumerate()
+                    .all(|(i, t)| i > 0 && !t.starts_with('-') || plain(t));
+                if !(listing && all_plain) {
                     self.out
-                        .opaque("`tar` writes files only known when it runs");
+                        .opaque("`tar` writes files or runs programs only known when it runs");
                 }
             }
             "unzip" => {
@@ -296,6 +360,32 @@ impl Walker<'_> {
                 None => self.out.opaque(format!(
                     "`{by}` writes into `{dest}` under a name only known when it runs"
                 )),
+            }
+        }
+    }
+
+    /// `ln -s TARGET LINK`: a link is a way in to its target, so creating one
+    /// counts as writing the target (resolved from the link's directory): a link to
+    /// `.orchestration/` is refused like a write there.
+    fn link_targets(&mut self, sources: &[Word], dest: &Word, into_dir: bool, scope: &ShellScope) {
+        let Some(dest) = dest.text() else { return };
+        let Some(cwd) = &scope.cwd else { return };
+        let dest = super::lexical(&cwd.join(dest));
+        let link_dir = if into_dir || dest.is_dir() {
+            dest
+        } else {
+            dest.parent().map(Path::to_path_buf).unwrap_or(dest)
+        };
+        for source in sources {
+            if let Some(target) = source.text() {
+                let resolved = super::lexical(&link_dir.join(target));
+                self.write_target(
+                    &resolved.to_string_lossy(),
+                    false,
+                    false,
+                    "ln -s (its target)",
+                    scope,
+                );
             }
         }
     }
