@@ -84,27 +84,9 @@ impl Turn<'_, '_> {
         }
         self.append(kinds::TOOL_POST, post)?;
         let revision = vcs::git_revision(self.root());
-        // The turn is the user prompt the write answers; front-ends whose tool events
-        // do not name it get the session's latest prompt.
-        let turn = event
-            .prompt_id
-            .clone()
-            .or_else(|| {
-                self.state
-                    .session(&self.session)
-                    .and_then(|s| s.last_prompt.clone())
-            })
-            .or_else(|| tool.use_id.clone())
-            .unwrap_or_default();
-        // A write of another turn than the session's open one ends that turn (a
-        // front-end that sends no prompt between them): its verdict goes first.
-        let open_turn = self
-            .state
-            .session(&self.session)
-            .and_then(|s| s.open_turn.as_ref())
-            .map(|t| t.turn.clone());
-        if !traces.is_empty() && open_turn.is_some_and(|t| t != turn) {
-            self.close_turn("next turn")?;
+        let turn = self.turn_of(event, tool);
+        if !traces.is_empty() {
+            self.close_other_turn(&turn)?;
         }
         let mut block_reason = None;
         let mut prepared = match self.prefetch.take() {
@@ -191,6 +173,35 @@ impl Turn<'_, '_> {
             post_block: block_reason,
             ..Reply::default()
         })
+    }
+
+    /// The turn a write belongs to: the user prompt it answers; front-ends whose tool
+    /// events do not name it get the session's latest prompt.
+    pub(super) fn turn_of(&self, event: &HookEvent, tool: &ToolCall) -> String {
+        event
+            .prompt_id
+            .clone()
+            .or_else(|| {
+                self.state
+                    .session(&self.session)
+                    .and_then(|s| s.last_prompt.clone())
+            })
+            .or_else(|| tool.use_id.clone())
+            .unwrap_or_default()
+    }
+
+    /// A write of another turn than the session's open one ends that turn (a
+    /// front-end that sends no prompt between them): its verdict goes first.
+    pub(super) fn close_other_turn(&mut self, turn: &str) -> anyhow::Result<()> {
+        let open_turn = self
+            .state
+            .session(&self.session)
+            .and_then(|s| s.open_turn.as_ref())
+            .map(|t| t.turn.clone());
+        if open_turn.is_some_and(|t| t != turn) {
+            self.close_turn("next turn")?;
+        }
+        Ok(())
     }
 
     /// For front-ends that report an edit only after it happened (Cursor): what the

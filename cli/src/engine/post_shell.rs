@@ -134,24 +134,8 @@ impl Turn<'_, '_> {
         active: Option<&str>,
         model: Option<String>,
     ) -> anyhow::Result<()> {
-        let turn = event
-            .prompt_id
-            .clone()
-            .or_else(|| {
-                self.state
-                    .session(&self.session)
-                    .and_then(|s| s.last_prompt.clone())
-            })
-            .or_else(|| tool.use_id.clone())
-            .unwrap_or_default();
-        let open_turn = self
-            .state
-            .session(&self.session)
-            .and_then(|s| s.open_turn.as_ref())
-            .map(|t| t.turn.clone());
-        if open_turn.is_some_and(|t| t != turn) {
-            self.close_turn("next turn")?;
-        }
+        let turn = self.turn_of(event, tool);
+        self.close_other_turn(&turn)?;
         let analysed: Vec<usize> = traced
             .iter()
             .copied()
