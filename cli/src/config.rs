@@ -52,6 +52,16 @@ impl Config {
         Ok(path)
     }
 
+    /// Every ledger a query reads: this clone's first (label `None`), then each one
+    /// `intent sync` fetched from another clone (labelled by owner and machine).
+    pub fn ledgers(&self) -> Vec<(Option<String>, Workspace)> {
+        let mut all = vec![(None, self.workspace.clone())];
+        for fetched in crate::sync::fetched::list(&self.workspace) {
+            all.push((Some(fetched.label()), fetched.view(&self.workspace)));
+        }
+        all
+    }
+
     /// Resolves the workspace and output mode.
     pub fn from_args(args: &GlobalArgs) -> anyhow::Result<Config> {
         let workspace = match &args.workspace {

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod exit;
 pub mod mcp;
 mod progress;
+pub mod sync;
 
 use clap::{Parser, Subcommand};
 
@@ -49,6 +50,10 @@ pub enum Command {
     Search(commands::search::SearchArgs),
     /// Check the whole ledger: seq continuity, prev links and every hash.
     Verify(commands::verify::VerifyArgs),
+    /// Share ledgers through a git remote: publish this clone's, fetch every other's.
+    Sync(commands::sync::SyncArgs),
+    /// Rebuild a wiped, truncated or rewritten ledger from its last checkpoint in git.
+    Restore(commands::sync::RestoreArgs),
     /// Check a workspace: specs, ledger, each front-end's hook wiring, projections.
     Doctor(commands::doctor::DoctorArgs),
     /// Move an intent through its lifecycle (DRAFT, IN_PROGRESS, BLOCKED, DONE).
@@ -97,6 +102,8 @@ pub fn run() -> i32 {
         Command::Export(args) => commands::export::run(&config, args),
         Command::Search(args) => commands::search::run(&config, args),
         Command::Verify(args) => commands::verify::run(&config, args),
+        Command::Sync(args) => commands::sync::run_sync(&config, args),
+        Command::Restore(args) => commands::sync::run_restore(&config, args),
         Command::Doctor(args) => commands::doctor::run(&config, args),
         Command::Status(args) => commands::status::run(&config, args),
         Command::Show(args) => commands::show::run(&config, args),

@@ -15,6 +15,7 @@ pub mod log;
 pub mod map;
 pub mod projection;
 pub mod search;
+pub mod union;
 pub mod why;
 
 pub use projection::{CatchUp, NoProgress, Progress, QueryError, Result, Stamp};

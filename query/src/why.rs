@@ -127,6 +127,10 @@ pub struct HistoryItem {
     /// or merge: that block (`PATH::NAME`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inherited_from: Option<String>,
+    /// The ledger the change is recorded in, when it is another clone's (fetched by
+    /// `intent sync`): `user on machine (ledger id)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ledger: Option<String>,
 }
 
 /// An intent named in a history, with its constraints.
@@ -420,6 +424,7 @@ fn history_item(
         behaviour: change.is_none_or(|c| c.behaviour),
         origins: change.map(|c| c.origins.clone()).unwrap_or_default(),
         inherited_from: change.and_then(|c| c.inherited_from.clone()),
+        ledger: None,
     })
 }
 
@@ -439,6 +444,12 @@ pub struct BlameLine {
     pub seq: Option<u64>,
     /// Its lineage event.
     pub event: Option<String>,
+    /// Its time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ts: Option<String>,
+    /// The ledger it is recorded in, when it is another clone's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ledger: Option<String>,
     /// The block changed since its last trace.
     pub outside_ledger: bool,
 }
@@ -464,6 +475,7 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
         )));
     };
     let file = locate(workspace, &cx.rel, cx.shard.as_ref(), Some(text));
+    let times = Times::open(&workspace.ledger_path());
     let mut answer = BlameAnswer {
         path: cx.rel.clone(),
         intents: BTreeMap::new(),
@@ -478,6 +490,8 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
             intent_id: None,
             seq: None,
             event: None,
+            ts: None,
+            ledger: None,
             outside_ledger: false,
         };
         if let Some(index) = file.innermost(line) {
@@ -487,6 +501,7 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
                 row.intent_id = last.intent_id.clone();
                 row.seq = Some(last.seq);
                 row.event = Some(last.event.clone());
+                row.ts = times.ts_at(last.offset);
             }
             row.outside_ledger = block.changed;
         }
@@ -502,4 +517,28 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
         answer.lines.push(row);
     }
     Ok(answer)
+}
+
+/// The time of ledger lines by offset, each read once (blame asks per block).
+struct Times {
+    lines: Option<LinesAt>,
+    seen: std::cell::RefCell<std::collections::HashMap<u64, Option<String>>>,
+}
+
+impl Times {
+    fn open(ledger: &std::path::Path) -> Times {
+        Times {
+            lines: LinesAt::open(ledger).ok(),
+            seen: Default::default(),
+        }
+    }
+
+    fn ts_at(&self, offset: u64) -> Option<String> {
+        let lines = self.lines.as_ref()?;
+        self.seen
+            .borrow_mut()
+            .entry(offset)
+            .or_insert_with(|| lines.event_at(offset).ok().map(|e| e.ts))
+            .clone()
+    }
 }

@@ -38,9 +38,10 @@ impl TestWorkspace {
         self.dir.path()
     }
 
-    /// Returns the ledger path.
+    /// Returns the ledger path (`.orchestration/` without git, the git common
+    /// directory with it).
     pub fn ledger(&self) -> PathBuf {
-        self.root().join(".orchestration/agent_trace.jsonl")
+        intent_ledger::Workspace::at(self.root()).ledger_path()
     }
 
     /// Builds a command for `intent --workspace <root> args…`.

@@ -37,7 +37,8 @@ impl Check {
 /// Runs every check; exits 1 when one fails (warnings do not fail).
 pub fn run(config: &Config, _args: DoctorArgs) -> anyhow::Result<u8> {
     let workspace = &config.workspace;
-    let mut checks = vec![specs(workspace), ledger(workspace)];
+    let mut checks = vec![specs(workspace), location(workspace), ledger(workspace)];
+    checks.extend(checkpoint(workspace));
     checks.extend(front_ends(workspace.root()));
     checks.extend(projections(workspace));
     let failed = checks.iter().any(|c| c.status == "fail");
@@ -95,6 +96,74 @@ fn specs(workspace: &Workspace) -> Check {
             }
         }
     }
+}
+
+/// Where the ledger is, in words.
+pub fn location_text(workspace: &Workspace) -> String {
+    use intent_ledger::workspace::LedgerLocation;
+    let path = workspace.relative(&workspace.ledger_path());
+    match workspace.ledger_location() {
+        LedgerLocation::GitCommonDir => format!(
+            "{path} (in the git common directory: one ledger for every worktree, never \
+             tracked, untouched by checkout, stash, reset, clean and rebase)"
+        ),
+        LedgerLocation::Orchestration => format!("{path} (no git here)"),
+        LedgerLocation::LegacyInGit => format!(
+            "{path} (in the working tree, where git operations can rewind it: run \
+             `intent init` to move it into .git/intent/)"
+        ),
+        LedgerLocation::Fetched => format!("{path} (another clone's, read-only)"),
+    }
+}
+
+fn location(workspace: &Workspace) -> Check {
+    let status = match workspace.ledger_location() {
+        intent_ledger::workspace::LedgerLocation::LegacyInGit => "warn",
+        _ => "ok",
+    };
+    Check::new("ledger location", status, location_text(workspace))
+}
+
+/// The live ledger against its last checkpoint in git, and the fetched ledgers.
+fn checkpoint(workspace: &Workspace) -> Vec<Check> {
+    let mut checks = Vec::new();
+    match crate::sync::restore::check(workspace) {
+        Ok(None) if workspace.git_store_dir().is_some() => checks.push(Check::new(
+            "checkpoint",
+            "warn",
+            "none yet: one is written when an agent's turn ends and by `intent sync`",
+        )),
+        Ok(None) => {}
+        Ok(Some(c)) if c.holds => checks.push(Check::new(
+            "checkpoint",
+            "ok",
+            format!("the ledger holds its checkpoint (seq {})", c.checkpoint.seq),
+        )),
+        Ok(Some(c)) => checks.push(Check::new(
+            "checkpoint",
+            "fail",
+            format!(
+                "the ledger lost what its checkpoint (seq {}) holds: {}; `intent restore` \
+                 rebuilds it",
+                c.checkpoint.seq,
+                c.problem.unwrap_or_default()
+            ),
+        )),
+        Err(e) => checks.push(Check::new("checkpoint", "warn", format!("{e:#}"))),
+    }
+    let fetched = crate::sync::fetched::list(workspace);
+    if !fetched.is_empty() {
+        let names: Vec<String> = fetched
+            .iter()
+            .map(|f| format!("{} to seq {}", f.label(), f.meta.seq))
+            .collect();
+        checks.push(Check::new(
+            "fetched ledgers",
+            "ok",
+            format!("{} ({})", fetched.len(), names.join("; ")),
+        ));
+    }
+    checks
 }
 
 fn ledger(workspace: &Workspace) -> Check {

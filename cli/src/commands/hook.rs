@@ -120,12 +120,26 @@ fn answer(config: &Config, front_end: Option<FrontEnd>) -> Value {
         }
     };
     let workspace = hook_workspace(config, &event);
+    let checkpoint_after =
+        (event.phase == crate::engine::event::Phase::Stop).then(|| workspace.clone());
     let engine = match Engine::new(workspace) {
         Ok(engine) => engine,
         Err(err) => return fail(adapter, &event, &name, None, &format!("{err:#}")),
     };
     match catch_unwind(AssertUnwindSafe(|| engine.handle(&event))) {
-        Ok(Ok(reply)) => adapter.render(&name, &reply),
+        Ok(Ok(reply)) => {
+            // At the end of an agent's turn, a local checkpoint of the ledger in git
+            // (O(new events)): what `intent restore` rebuilds from if the ledger is
+            // wiped. Best effort: without git there is nothing to write to.
+            if let Some(workspace) = checkpoint_after {
+                if workspace.git_store_dir().is_some() {
+                    if let Err(err) = crate::sync::checkpoint(&workspace) {
+                        eprintln!("intent hook: no checkpoint written: {err:#}");
+                    }
+                }
+            }
+            adapter.render(&name, &reply)
+        }
         Ok(Err(err)) => {
             let tampered = err.chain().any(|cause| {
                 matches!(

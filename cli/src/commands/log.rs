@@ -56,15 +56,39 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
         paths: args.path,
         blocks: args.block,
     };
-    let path = config.require_ledger()?;
-    let events = filter.run(&path)?;
+    config.require_ledger()?;
+    let mut events: Vec<(Event, Vec<u8>, Option<String>)> = Vec::new();
+    for (label, workspace) in config.ledgers() {
+        let found = match filter.run(&workspace.ledger_path()) {
+            Ok(found) => found,
+            Err(err) if label.is_none() => return Err(err.into()),
+            Err(err) => {
+                eprintln!("intent log: skipping {}: {err}", label.unwrap_or_default());
+                continue;
+            }
+        };
+        events.extend(found.into_iter().map(|(e, l)| (e, l, label.clone())));
+    }
+    if events.iter().any(|(_, _, label)| label.is_some()) {
+        // Several ledgers: one timeline, and the newest `--limit` of it.
+        events.sort_by(|a, b| a.0.ts.cmp(&b.0.ts));
+        if let Some(limit) = filter.limit {
+            let drop = events.len().saturating_sub(limit);
+            events.drain(..drop);
+        }
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (event, line) in &events {
-        let written = if config.json() {
-            out.write_all(line).and_then(|_| out.write_all(b"\n"))
-        } else {
-            writeln!(out, "{}", render(event))
+    for (event, line, label) in &events {
+        let written = match (config.json(), label) {
+            (true, None) => out.write_all(line).and_then(|_| out.write_all(b"\n")),
+            // Another clone's line, as stored, inside an object naming its ledger.
+            (true, Some(label)) => {
+                let _ = write!(out, "{{\"ledger\":{},\"line\":", serde_json::json!(label));
+                out.write_all(line).and_then(|_| out.write_all(b"}\n"))
+            }
+            (false, None) => writeln!(out, "{}", render(event)),
+            (false, Some(label)) => writeln!(out, "{}  [from {label}]", render(event)),
         };
         // A closed pipe (`intent log | head`) is not an error.
         if let Err(err) = written {

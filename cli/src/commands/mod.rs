@@ -17,6 +17,7 @@ pub mod search;
 pub mod select;
 pub mod show;
 pub mod status;
+pub mod sync;
 pub mod validate;
 pub mod verify;
 pub mod why;

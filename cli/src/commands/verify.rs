@@ -30,11 +30,15 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
     }
     let report = verify_path(&path)?;
     let elapsed = started.elapsed();
+    let checkpoint = crate::sync::restore::check(&config.workspace).unwrap_or(None);
+    let lost = checkpoint.as_ref().is_some_and(|c| !c.holds);
     if let Some(found) = &tampering {
         if config.json() {
             let mut body = serde_json::to_value(&report)?;
             body["intact"] = json!(false);
             body["tampering"] = serde_json::to_value(found)?;
+            body["ledger_path"] = json!(path);
+            body["checkpoint"] = serde_json::to_value(&checkpoint)?;
             println!("{body}");
         } else {
             println!(
@@ -43,11 +47,16 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
                 found.kind,
                 found.since_seq,
                 found.detail,
-                if found.kind == "foreign_lines" {
-                    " (the foreign lines are moved aside, a copy kept)"
-                } else {
-                    " (lost events cannot be brought back from here: restore the ledger from a \
-                     copy first if you have one)"
+                match (found.kind, &checkpoint) {
+                    ("foreign_lines", _) => " (the foreign lines are moved aside, a copy kept)",
+                    (_, Some(_)) => {
+                        "; first, `intent restore` rebuilds the lost events from the ledger's \
+                         last checkpoint in git"
+                    }
+                    _ => {
+                        " (lost events cannot be brought back from here: there is no checkpoint \
+                         in git; restore the ledger from a copy first if you have one)"
+                    }
                 }
             );
         }
@@ -58,8 +67,10 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
     }
     if config.json() {
         let mut body = serde_json::to_value(&report)?;
-        body["intact"] = json!(report.is_intact());
+        body["intact"] = json!(report.is_intact() && !lost);
         body["elapsed_ms"] = json!(elapsed.as_secs_f64() * 1000.0);
+        body["ledger_path"] = json!(path);
+        body["checkpoint"] = serde_json::to_value(&checkpoint)?;
         println!("{body}");
     } else {
         let mb = report.bytes as f64 / 1e6;
@@ -81,6 +92,26 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
                 bad.seq, bad.offset, bad.reason, report.events
             ),
         }
+        println!(
+            "Ledger: {}",
+            super::doctor::location_text(&config.workspace)
+        );
+        match &checkpoint {
+            None => println!(
+                "No checkpoint in git yet (written when a turn ends and by `intent sync`)."
+            ),
+            Some(c) if c.holds => println!(
+                "Holds its last checkpoint ({}, seq {}).",
+                c.reference, c.checkpoint.seq
+            ),
+            Some(c) => println!(
+                "LOST what its last checkpoint ({}, seq {}) holds: {}. `intent restore` rebuilds \
+                 it from the checkpoint, keeping later events that chain on.",
+                c.reference,
+                c.checkpoint.seq,
+                c.problem.as_deref().unwrap_or_default()
+            ),
+        }
         if report.torn_tail_bytes > 0 {
             println!(
                 "Note: {} bytes after the last complete line are debris of an interrupted \
@@ -90,7 +121,7 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
             );
         }
     }
-    Ok(if report.is_intact() {
+    Ok(if report.is_intact() && !lost {
         exit::OK
     } else {
         exit::CORRUPTION

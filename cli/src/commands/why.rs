@@ -27,7 +27,17 @@ pub struct BlameArgs {
 pub fn run_why(config: &Config, args: WhyArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
     let target = Target::parse(&args.target)?;
-    let answer = why(&config.workspace, &target)?;
+    let mut parts = Vec::new();
+    for (label, workspace) in config.ledgers() {
+        let answer = why(&workspace, &target);
+        match (label, answer) {
+            (label, Ok(answer)) => parts.push((label, answer)),
+            // This clone's answer decides whether the question is valid at all.
+            (None, Err(err)) => return Err(err.into()),
+            (Some(label), Err(err)) => eprintln!("intent why: skipping {label}: {err}"),
+        }
+    }
+    let answer = intent_query::union::merge_why(parts).expect("this clone's answer");
     if config.json() {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {
@@ -128,6 +138,9 @@ pub fn render_why(a: &WhyAnswer) -> String {
             h.model.as_deref().unwrap_or("model unknown"),
             h.front_end.as_deref().unwrap_or(""),
         );
+        if let Some(ledger) = &h.ledger {
+            let _ = writeln!(out, "           from {ledger}");
+        }
         if let Some(prompt) = &h.prompt {
             let _ = writeln!(out, "           prompt: {}", clip(prompt, 100));
         }
@@ -162,7 +175,15 @@ fn label_text(h: &intent_query::why::HistoryItem) -> String {
 /// Prints every line of a file with its block and latest intent.
 pub fn run_blame(config: &Config, args: BlameArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
-    let answer = blame(&config.workspace, &args.path)?;
+    let mut parts = Vec::new();
+    for (label, workspace) in config.ledgers() {
+        match (label, blame(&workspace, &args.path)) {
+            (label, Ok(answer)) => parts.push((label, answer)),
+            (None, Err(err)) => return Err(err.into()),
+            (Some(label), Err(err)) => eprintln!("intent blame: skipping {label}: {err}"),
+        }
+    }
+    let answer = intent_query::union::merge_blame(parts).expect("this clone's answer");
     if config.json() {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {
@@ -176,7 +197,12 @@ pub fn render_blame(a: &BlameAnswer) -> String {
     let mut out = String::new();
     for l in &a.lines {
         let intent = l.intent_id.as_deref().unwrap_or("-");
-        let seq = l.seq.map_or(String::new(), |s| format!("#{s}"));
+        let seq = match (l.seq, &l.ledger) {
+            (Some(s), None) => format!("#{s}"),
+            // Another clone's seq: marked so it is not read as one of this ledger.
+            (Some(s), Some(_)) => format!("^{s}"),
+            (None, _) => String::new(),
+        };
         let block = l
             .block
             .as_ref()
@@ -190,6 +216,12 @@ pub fn render_blame(a: &BlameAnswer) -> String {
     }
     for (id, name) in &a.intents {
         let _ = writeln!(out, "{id}: {name}");
+    }
+    let mut others: Vec<&str> = a.lines.iter().filter_map(|l| l.ledger.as_deref()).collect();
+    others.sort_unstable();
+    others.dedup();
+    for other in others {
+        let _ = writeln!(out, "^N: seq N of {other}");
     }
     if a.lines.iter().any(|l| l.outside_ledger) {
         out.push_str("! changed outside the ledger since the last trace\n");

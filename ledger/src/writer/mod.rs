@@ -53,6 +53,9 @@ pub struct LedgerOptions {
     /// Largest accepted line, newline included. Events carry hashes and paths, not
     /// file contents, so a few MiB is generous.
     pub max_line_bytes: usize,
+    /// Where the events come from (worktree and branch), recorded as
+    /// `data.worktree` on every event that does not say it itself.
+    pub origin: Option<serde_json::Value>,
 }
 
 impl Default for LedgerOptions {
@@ -60,6 +63,7 @@ impl Default for LedgerOptions {
         LedgerOptions {
             durability: Durability::Always,
             max_line_bytes: 4 * 1024 * 1024,
+            origin: None,
         }
     }
 }
@@ -376,7 +380,16 @@ impl Ledger {
             event.validate()?;
             let id = event.id.unwrap_or_else(Uuid::now_v7).to_string();
             // No secret reaches the file: every text field passes the one redactor.
-            let event = crate::redact::redact_event(event);
+            let mut event = crate::redact::redact_event(event);
+            if let Some(origin) = &self.options.origin {
+                if event.kind != crate::event::kinds::GENESIS
+                    && event.data.get("worktree").is_none()
+                {
+                    if let Some(data) = event.to_mut().data.as_object_mut() {
+                        data.insert("worktree".to_string(), origin.clone());
+                    }
+                }
+            }
             let encoded = PreEncoded::new(&event, id);
             let len = encoded.max_line_len();
             if len > self.options.max_line_bytes {

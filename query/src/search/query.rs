@@ -114,6 +114,9 @@ pub struct SearchHit {
     pub ts: String,
     /// The event's session, if any.
     pub session: Option<String>,
+    /// The ledger the event is in, when it is another clone's (fetched by `intent sync`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ledger: Option<String>,
 }
 
 /// Runs `query` on the committed state of `opened`.
@@ -287,6 +290,7 @@ fn hit(
         snippet,
         ts: text(fields.ts).unwrap_or_default(),
         session: text(fields.session),
+        ledger: None,
     })
 }
 

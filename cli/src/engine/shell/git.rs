@@ -23,27 +23,17 @@ pub struct Repo {
 /// Finds the repository `root` belongs to, by looking for `.git` upwards (no
 /// process is started).
 pub fn discover(root: &Path) -> Option<Repo> {
-    let top = root.ancestors().find(|dir| dir.join(".git").exists())?;
-    let dot_git = top.join(".git");
-    let git_dir = if dot_git.is_dir() {
-        dot_git
-    } else {
-        // A linked worktree: `.git` says `gitdir: <dir>`, and `<dir>/commondir`
-        // leads to the directory that holds config and hooks.
-        let text = std::fs::read_to_string(&dot_git).ok()?;
-        let linked = top.join(text.strip_prefix("gitdir:")?.trim());
-        match std::fs::read_to_string(linked.join("commondir")) {
-            Ok(common) => linked.join(common.trim()),
-            Err(_) => linked,
-        }
-    };
-    let inside = root.strip_prefix(top).ok()?.to_str()?;
+    let checkout = intent_ledger::workspace::GitCheckout::find(root)?;
+    let inside = root.strip_prefix(&checkout.top).ok()?.to_str()?;
     let prefix = if inside.is_empty() {
         String::new()
     } else {
         format!("{}/", inside.replace(std::path::MAIN_SEPARATOR, "/"))
     };
-    Some(Repo { git_dir, prefix })
+    Some(Repo {
+        git_dir: checkout.common_dir,
+        prefix,
+    })
 }
 
 /// A `git status` started in the background.

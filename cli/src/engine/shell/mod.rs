@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use intent_ast_hash::{Prepared, SourceFile};
 use intent_ledger::gate::{bytes_sha256, file_sha256};
+use intent_ledger::workspace::LedgerLocation;
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
 
@@ -75,8 +76,14 @@ pub const MAX_HASHED_BYTES: u64 = 512 * 1024 * 1024;
 const MAX_AST_BYTES: usize = 2 * 1024 * 1024;
 /// `CLAUDE.md` larger than this is not kept in a baseline (its check is skipped).
 const MAX_LESSONS_BYTES: usize = 1024 * 1024;
-/// Relative path of the ledger, which hooks append to while commands run.
-const LEDGER: &str = ".orchestration/agent_trace.jsonl";
+/// Snapshot path of the ledger, which hooks append to while commands run: in the
+/// git common directory (labelled `.git/…`), or in `.orchestration/` without git.
+fn ledger_label(workspace: &Workspace) -> &'static str {
+    match workspace.ledger_location() {
+        LedgerLocation::GitCommonDir => ".git/intent/agent_trace.jsonl",
+        _ => ".orchestration/agent_trace.jsonl",
+    }
+}
 /// Relative path of the lessons file, where hooks insert lines while commands run.
 const LESSONS: &str = ".orchestration/CLAUDE.md";
 
@@ -108,6 +115,7 @@ fn baseline_path(workspace: &Workspace, use_id: &str) -> PathBuf {
 /// Saves the baseline for the command `use_id` is about to run. Best effort: without
 /// it, PostToolUse records that nothing could be detected.
 pub fn save_baseline(workspace: &Workspace, root: &Path, use_id: &str) {
+    let ledger_rel = ledger_label(workspace);
     let repo = git::discover(root);
     // git reads the index while this process walks.
     let status = repo.as_ref().map(|_| git::Status::start(root));
@@ -133,7 +141,7 @@ pub fn save_baseline(workspace: &Workspace, root: &Path, use_id: &str) {
         if baseline.protected.len() >= MAX_PROTECTED_HASHED {
             break;
         }
-        if rel != LEDGER && rel != LESSONS && protected(rel).is_some() {
+        if rel != ledger_rel && rel != LESSONS && protected(rel).is_some() {
             let path = snapshot::absolute(root, git_dir, rel);
             if let Ok(Some(hash)) = file_sha256(&path) {
                 baseline.protected.insert(rel.clone(), hash);
@@ -144,14 +152,14 @@ pub fn save_baseline(workspace: &Workspace, root: &Path, use_id: &str) {
         if baseline.racy.len() >= MAX_RACY_HASHED {
             break;
         }
-        if snapshot.racy(stat) && rel != LEDGER && rel != LESSONS {
+        if snapshot.racy(stat) && rel != ledger_rel && rel != LESSONS {
             let path = snapshot::absolute(root, git_dir, rel);
             if let Ok(Some(hash)) = file_sha256(&path) {
                 baseline.racy.insert(rel.clone(), hash);
             }
         }
     }
-    let ledger = root.join(LEDGER);
+    let ledger = workspace.ledger_path();
     if let Some(len) = Stat::read(&ledger).map(|s| s.size) {
         baseline.ledger = snapshot::tail_hash(&ledger, len).map(|h| (len, h));
     }
@@ -259,6 +267,7 @@ impl Outside {
 /// diffs what changed, and analyses the first [`MAX_AST_FILES`] code files. `None`
 /// when there is no baseline.
 pub fn analyse(workspace: &Workspace, root: &Path, use_id: &str) -> Option<Changes> {
+    let ledger_rel = ledger_label(workspace);
     let started = Instant::now();
     let path = baseline_path(workspace, use_id);
     let bytes = std::fs::read(&path).ok()?;
@@ -280,8 +289,8 @@ pub fn analyse(workspace: &Workspace, root: &Path, use_id: &str) -> Option<Chang
                 continue;
             }
         }
-        if rel == LEDGER {
-            if let Some(change) = ledger_rewritten(root, &base, now) {
+        if rel == ledger_rel {
+            if let Some(change) = ledger_rewritten(workspace, &base, now) {
                 changes.protected.push(change);
             }
             continue;
@@ -513,13 +522,17 @@ fn prepare(workspace: &Workspace, files: &[SourceFile]) -> Prepared {
 }
 
 /// The ledger only grows while commands run; anything else is a rewrite.
-fn ledger_rewritten(root: &Path, base: &Baseline, now: Option<Stat>) -> Option<ProtectedChange> {
+fn ledger_rewritten(
+    workspace: &Workspace,
+    base: &Baseline,
+    now: Option<Stat>,
+) -> Option<ProtectedChange> {
     let (len, tail) = base.ledger?;
     let grew = now.is_some_and(|now| {
-        now.size >= len && snapshot::tail_hash(&root.join(LEDGER), len) == Some(tail)
+        now.size >= len && snapshot::tail_hash(&workspace.ledger_path(), len) == Some(tail)
     });
     (!grew).then(|| ProtectedChange {
-        path: LEDGER.to_string(),
+        path: ledger_label(workspace).to_string(),
         reason: "the ledger, which may only grow, was truncated or rewritten".to_string(),
         before_sha256: None,
         after_sha256: None,

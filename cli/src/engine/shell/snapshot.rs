@@ -159,7 +159,8 @@ pub fn take(root: &Path, git_dir: Option<&Path>, cap: usize) -> Snapshot {
 }
 
 /// The parts of a git directory whose change is a protected change: `config`,
-/// `hooks/`, and `info/attributes`, `info/exclude` and `info/sparse-checkout`,
+/// `hooks/`, `info/attributes`, `info/exclude`, `info/sparse-checkout` and the
+/// ledger in `intent/`,
 /// labelled `.git/…`. Objects, refs, logs, the index and `info/refs` change on every
 /// commit or background `git gc` and are not looked at.
 pub fn git_internals(git_dir: &Path, out: &mut Vec<(String, Stat)>) {
@@ -189,6 +190,8 @@ pub fn git_internals(git_dir: &Path, out: &mut Vec<(String, Stat)>) {
         "info/attributes",
         "info/exclude",
         "info/sparse-checkout",
+        // The clone's ledger (see `Workspace`): the caller checks that it only grew.
+        "intent/agent_trace.jsonl",
     ] {
         if let Some(stat) = Stat::read(&git_dir.join(file)) {
             out.push((format!(".git/{file}"), stat));

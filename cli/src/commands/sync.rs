@@ -1,0 +1,88 @@
+//! `intent sync [REMOTE]` and `intent restore`: share ledgers through the git
+//! remote, and rebuild this clone's ledger from its last checkpoint.
+
+use clap::Args;
+
+use crate::config::Config;
+use crate::exit;
+use crate::sync;
+
+/// Arguments of `intent sync`.
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// The remote to share through (default: `origin`, or the only remote). Without
+    /// any remote, only the local checkpoint is written.
+    pub remote: Option<String>,
+}
+
+/// Arguments of `intent restore`.
+#[derive(Debug, Args)]
+pub struct RestoreArgs {}
+
+/// Publishes this clone's ledger, fetches the others', pushes its own ref.
+pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
+    config.require_ledger()?;
+    let report = sync::sync(&config.workspace, args.remote.as_deref())?;
+    if config.json() {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(exit::OK);
+    }
+    let p = &report.published;
+    println!(
+        "checkpoint: {} at seq {} (+{} events, {} new segments, {} bytes of new objects)",
+        p.reference, p.seq, p.new_events, p.new_segments, p.object_bytes
+    );
+    match &report.remote {
+        None => println!(
+            "no git remote: nothing shared (add one, e.g. `git remote add origin URL`, \
+             then run `intent sync`)"
+        ),
+        Some(remote) => {
+            println!("pushed to {remote} (fast-forward)");
+            if report.fetched.is_empty() {
+                println!("no other clone has published a ledger to {remote} yet");
+            }
+            for f in &report.fetched {
+                match &f.refused {
+                    None => println!(
+                        "fetched {}: seq {} (+{} events)",
+                        f.from, f.seq, f.new_events
+                    ),
+                    Some(why) => println!(
+                        "REFUSED {} ({}): {why}; the earlier copy stays in use",
+                        f.from, f.ledger_id
+                    ),
+                }
+            }
+        }
+    }
+    Ok(if report.fetched.iter().any(|f| f.refused.is_some()) {
+        exit::CORRUPTION
+    } else {
+        exit::OK
+    })
+}
+
+/// Rebuilds the ledger from its last checkpoint (a person's command).
+pub fn run_restore(config: &Config, _args: RestoreArgs) -> anyhow::Result<u8> {
+    crate::caller::require_human("restore")?;
+    let restored = sync::restore::restore(&config.workspace)?;
+    if config.json() {
+        println!("{}", serde_json::to_string_pretty(&restored)?);
+        return Ok(exit::OK);
+    }
+    match restored {
+        None => println!("the ledger holds its last checkpoint: nothing to restore"),
+        Some(r) => {
+            println!(
+                "restored {} events from {} and kept {} later events that chain on; \
+                 the ledger now ends at seq {}",
+                r.checkpoint_seq, r.reference, r.kept_after, r.seq
+            );
+            if let Some(aside) = &r.set_aside {
+                println!("the ledger as it was is kept at {}", aside.display());
+            }
+        }
+    }
+    Ok(exit::OK)
+}

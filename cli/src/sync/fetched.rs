@@ -1,0 +1,223 @@
+//! Other clones' ledgers: fetched as git objects, rebuilt into a local file only
+//! after their chain and id verify, kept read-only, and offered to every query.
+//!
+//! Each lives in `<common>/intent/fetched/<ledger id>/`: `agent_trace.jsonl`,
+//! `state.json` (the commit and segments it was built from) and `cache/` (its
+//! projections). A refetch rebuilds only from the first segment whose blob changed;
+//! a ledger that no longer extends what was fetched before (its owner rewrote it) is
+//! refused and the earlier copy kept.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _};
+use intent_ledger::Workspace;
+use serde::{Deserialize, Serialize};
+
+use super::git;
+use super::publish::{ordered_parts, read_meta, Meta};
+
+/// A fetched ledger on disk.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// Who it came from and where it ended.
+    pub meta: Meta,
+    /// The rebuilt ledger file.
+    pub ledger: PathBuf,
+    /// Where its projections live.
+    pub cache: PathBuf,
+}
+
+impl Fetched {
+    /// The workspace seen through this ledger (for running a query on it).
+    pub fn view(&self, workspace: &Workspace) -> Workspace {
+        workspace.with_fetched_ledger(self.ledger.clone(), self.cache.clone())
+    }
+
+    /// How answers name this ledger: `user@machine (id…)`.
+    pub fn label(&self) -> String {
+        label(&self.meta)
+    }
+}
+
+/// How answers name a ledger.
+pub fn label(meta: &Meta) -> String {
+    format!(
+        "{} on {} (ledger {})",
+        meta.user,
+        meta.machine,
+        &meta.ledger_id[..meta.ledger_id.len().min(12)]
+    )
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct State {
+    commit: String,
+    meta: Option<Meta>,
+    /// `(path in the tree, blob oid, file length after it)`: segments and tail
+    /// pieces, in ledger order.
+    segments: Vec<(String, String, u64)>,
+}
+
+/// What updating one fetched ledger did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Update {
+    /// The ledger id.
+    pub ledger_id: String,
+    /// Its owner, machine and id.
+    pub from: String,
+    /// Its last seq now.
+    pub seq: u64,
+    /// Events it gained.
+    pub new_events: u64,
+    /// Why it was not taken, if it was not (the earlier copy stays in use).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+fn root_dir(workspace: &Workspace) -> Option<PathBuf> {
+    workspace.git_store_dir().map(|s| s.join("fetched"))
+}
+
+/// Every fetched ledger of this clone.
+pub fn list(workspace: &Workspace) -> Vec<Fetched> {
+    let Some(root) = root_dir(workspace) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(&root) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Fetched> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let dir = entry.path();
+            let state: State =
+                serde_json::from_slice(&std::fs::read(dir.join("state.json")).ok()?).ok()?;
+            Some(Fetched {
+                meta: state.meta?,
+                ledger: dir.join(intent_ledger::workspace::LEDGER_FILE),
+                cache: dir.join("cache"),
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| a.meta.ledger_id.cmp(&b.meta.ledger_id));
+    found
+}
+
+/// Rebuilds the fetched ledger from `commit` (a commit under a fetched ref) when it
+/// is newer than the copy on disk.
+pub fn update(workspace: &Workspace, commit: &str) -> anyhow::Result<Update> {
+    let dir_git = workspace.root();
+    let meta = read_meta(dir_git, commit)?;
+    let root = root_dir(workspace).context("not a git workspace")?;
+    if !is_ledger_id(&meta.ledger_id) {
+        bail!("{commit}: {:?} is not a ledger id", meta.ledger_id);
+    }
+    let dir = root.join(&meta.ledger_id);
+    let state_path = dir.join("state.json");
+    let old: State = std::fs::read(&state_path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    let old_seq = old.meta.as_ref().map_or(0, |m| m.seq);
+    let mut report = Update {
+        ledger_id: meta.ledger_id.clone(),
+        from: label(&meta),
+        seq: old_seq.max(meta.seq),
+        new_events: 0,
+        refused: None,
+    };
+    if old.commit == commit {
+        report.seq = old_seq;
+        return Ok(report);
+    }
+    if meta.seq < old_seq {
+        report.seq = old_seq;
+        report.refused = Some(format!(
+            "it ends at seq {}, before the copy fetched earlier (seq {old_seq}): its owner \
+             rewound it",
+            meta.seq
+        ));
+        return Ok(report);
+    }
+
+    let files = git::tree_files(dir_git, commit)?;
+    let parts = ordered_parts(&files);
+
+    // Keep the file up to the last part (segment or piece: neither ever changes)
+    // that is the same as in the copy on disk.
+    let ledger_path = dir.join(intent_ledger::workspace::LEDGER_FILE);
+    let old_bytes = std::fs::read(&ledger_path).unwrap_or_default();
+    let mut keep = 0usize;
+    let mut new_parts = Vec::new();
+    for ((name, oid, end), (new_name, new_oid)) in old.segments.iter().zip(&parts) {
+        if name != new_name || oid != new_oid || *end as usize > old_bytes.len() {
+            break;
+        }
+        keep = *end as usize;
+        new_parts.push((name.clone(), oid.clone(), *end));
+    }
+    let wanted: Vec<String> = parts[new_parts.len()..]
+        .iter()
+        .map(|(_, oid)| oid.clone())
+        .collect();
+    let blobs = git::blobs(dir_git, &wanted)?;
+    let mut bytes = old_bytes[..keep].to_vec();
+    for ((name, oid), blob) in parts[new_parts.len()..].iter().zip(&blobs) {
+        bytes.extend_from_slice(blob);
+        new_parts.push((name.clone(), oid.clone(), bytes.len() as u64));
+    }
+
+    // Verify before use: the chain, the id, and where the owner says it ends.
+    let verdict = intent_ledger::verify_bytes(&bytes);
+    let problem = if let Some(c) = &verdict.corruption {
+        Some(format!("its chain breaks at seq {}: {}", c.seq, c.reason))
+    } else if verdict.ledger_id.as_deref() != Some(meta.ledger_id.as_str()) {
+        Some(format!("its genesis is not ledger {}", meta.ledger_id))
+    } else if verdict.last_seq != meta.seq || verdict.last_h.as_deref() != Some(meta.h.as_str()) {
+        Some(format!(
+            "it ends at seq {}, not at seq {} as its ledger.json says",
+            verdict.last_seq, meta.seq
+        ))
+    } else if !bytes.starts_with(&old_bytes) {
+        Some(format!(
+            "it no longer extends the copy fetched before (seq {old_seq}): its owner rewrote it"
+        ))
+    } else {
+        None
+    };
+    if let Some(problem) = problem {
+        report.seq = old_seq;
+        report.refused = Some(problem);
+        return Ok(report);
+    }
+    std::fs::create_dir_all(&dir)?;
+    write_atomic(&ledger_path, &bytes)?;
+    let state = State {
+        commit: commit.to_string(),
+        meta: Some(meta.clone()),
+        segments: new_parts,
+    };
+    write_atomic(&state_path, &serde_json::to_vec_pretty(&state)?)?;
+    // Read-only: a fetched ledger is only ever replaced whole by the next fetch.
+    let _ = set_read_only(&ledger_path);
+    report.new_events = meta.seq - old_seq;
+    report.seq = meta.seq;
+    Ok(report)
+}
+
+fn is_ledger_id(id: &str) -> bool {
+    id.len() == 64 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    let _ = std::fs::remove_file(&tmp);
+    std::fs::write(&tmp, bytes).with_context(|| format!("write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("rename onto {}", path.display()))
+}
+
+fn set_read_only(path: &Path) -> std::io::Result<()> {
+    let mut perms = std::fs::metadata(path)?.permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(path, perms)
+}

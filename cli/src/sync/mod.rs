@@ -1,0 +1,133 @@
+//! Sharing ledgers through a git remote, and the checkpoints `restore` rebuilds from.
+//!
+//! Every clone publishes its own ledger under `refs/intent/ledgers/<ledger id>` (see
+//! [`publish`]) and is the only writer of that ref, so every push is a fast-forward
+//! and no two clones ever touch the same ref. `intent sync` publishes, fetches every
+//! clone's ref into `refs/intent/remotes/<remote>/`, pushes its own, and rebuilds
+//! each fetched ledger locally after verifying it (see [`fetched`]).
+
+pub mod fetched;
+pub mod git;
+pub mod publish;
+pub mod restore;
+
+use std::fs::File;
+
+use anyhow::{bail, Context as _};
+use intent_ledger::Workspace;
+use serde::Serialize;
+
+pub use publish::{publish, Published};
+
+/// What a sync did.
+#[derive(Debug, Clone, Serialize)]
+pub struct SyncReport {
+    /// The local checkpoint.
+    pub published: Published,
+    /// The remote synced with (`None`: the repository has no remote; checkpoint only).
+    pub remote: Option<String>,
+    /// Whether this clone's ref was pushed.
+    pub pushed: bool,
+    /// The other clones' ledgers fetched.
+    pub fetched: Vec<fetched::Update>,
+}
+
+/// Holds `<common>/intent/sync.lock` so two syncs (or a sync and a session-end
+/// checkpoint) never run at once.
+fn lock(workspace: &Workspace) -> anyhow::Result<File> {
+    let store = workspace
+        .git_store_dir()
+        .context("not a git workspace: `intent sync` shares ledgers through git")?;
+    std::fs::create_dir_all(&store)?;
+    let path = store.join("sync.lock");
+    let file = File::create(&path).with_context(|| format!("create {}", path.display()))?;
+    file.lock()?;
+    Ok(file)
+}
+
+/// Records a local checkpoint of the ledger (no network): what `restore` rebuilds
+/// from. Hooks call it when a session ends.
+pub fn checkpoint(workspace: &Workspace) -> anyhow::Result<Published> {
+    let _lock = lock(workspace)?;
+    publish(workspace)
+}
+
+/// Publishes, fetches, pushes and rebuilds fetched ledgers. `remote`: the one named,
+/// else `origin`, else the only remote; without any remote only the checkpoint is
+/// written.
+pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncReport> {
+    let _lock = lock(workspace)?;
+    let published = publish(workspace)?;
+    let dir = workspace.root();
+    let remote = match remote {
+        Some(name) => Some(name.to_string()),
+        None => default_remote(dir)?,
+    };
+    let mut report = SyncReport {
+        published,
+        remote: remote.clone(),
+        pushed: false,
+        fetched: Vec::new(),
+    };
+    let Some(remote) = remote else {
+        return Ok(report);
+    };
+    let fetch_spec = format!("+refs/intent/ledgers/*:refs/intent/remotes/{remote}/*");
+    git::run(
+        dir,
+        &["fetch", "--quiet", "--no-tags", &remote, &fetch_spec],
+    )
+    .with_context(|| format!("fetching ledgers from {remote}"))?;
+    let own = &report.published.reference;
+    // No `+`: the remote takes the ref only as a fast-forward.
+    git::run(dir, &["push", "--quiet", &remote, &format!("{own}:{own}")]).with_context(|| {
+        format!(
+            "pushing {own} to {remote} (only a fast-forward is accepted; if it was refused, \
+             another clone holds a ledger with this id or this ledger was rewound)"
+        )
+    })?;
+    report.pushed = true;
+    let refs = git::run(
+        dir,
+        &[
+            "for-each-ref",
+            "--format=%(refname) %(objectname)",
+            &format!("refs/intent/remotes/{remote}/"),
+        ],
+    )?;
+    for line in refs.lines() {
+        let Some((name, commit)) = line.split_once(' ') else {
+            continue;
+        };
+        if name.ends_with(&format!("/{}", report.published.ledger_id)) {
+            continue;
+        }
+        match fetched::update(workspace, commit) {
+            Ok(update) => report.fetched.push(update),
+            Err(err) => report.fetched.push(fetched::Update {
+                ledger_id: name.rsplit('/').next().unwrap_or(name).to_string(),
+                from: remote.clone(),
+                seq: 0,
+                new_events: 0,
+                refused: Some(format!("{err:#}")),
+            }),
+        }
+    }
+    Ok(report)
+}
+
+fn default_remote(dir: &std::path::Path) -> anyhow::Result<Option<String>> {
+    let remotes = git::run(dir, &["remote"])?;
+    let names: Vec<&str> = remotes.lines().filter(|l| !l.is_empty()).collect();
+    Ok(match names.as_slice() {
+        [] => None,
+        [only] => Some(only.to_string()),
+        many if many.contains(&"origin") => Some("origin".to_string()),
+        many => bail!(
+            "this repository has several remotes ({}) and none is `origin`: name one, \
+             e.g. `intent sync {}`",
+            many.join(", "),
+            many[0]
+        ),
+    })
+}

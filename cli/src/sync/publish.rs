@@ -1,0 +1,361 @@
+//! Publishing this clone's ledger as git objects under `refs/intent/ledgers/<id>`.
+//!
+//! The ledger is stored in sealed segments of [`SEGMENT_LINES`] lines
+//! (`segments/<first seq>.jsonl`), tail pieces (`tail/<first seq>.jsonl`: the lines
+//! each publish added since the last sealed segment), and `ledger.json` (ledger id,
+//! where it ended, who owns it). No file ever changes once written. A publish writes
+//! one new piece holding only its new lines; when the pieces add up to a segment (or
+//! number [`MAX_PIECES`]), they are compacted into sealed segments and one piece for
+//! the rest. So a publish after N new events writes O(N) bytes of objects
+//! (amortized: a compaction rewrites at most one segment's worth, once per
+//! [`SEGMENT_LINES`] events), whatever the ledger's size. Each publish is one commit
+//! on top of the previous one, written by one `git fast-import`, so every update of
+//! the ref is a fast-forward.
+
+use std::fs::File;
+use std::io::Write as _;
+use std::os::unix::fs::FileExt as _;
+use std::path::Path;
+
+use anyhow::{bail, Context as _};
+use intent_ledger::{line, Workspace};
+use serde::{Deserialize, Serialize};
+
+use super::git;
+
+/// Lines per sealed segment.
+pub const SEGMENT_LINES: u64 = 4096;
+/// Most tail pieces before they are compacted.
+pub const MAX_PIECES: usize = 64;
+
+/// The ref a ledger is published under.
+pub fn ledger_ref(ledger_id: &str) -> String {
+    format!("refs/intent/ledgers/{ledger_id}")
+}
+
+/// `ledger.json` of a published ledger: where it ended and whose it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// Format of this layout.
+    pub format: u32,
+    /// The ledger id (the genesis line's `prev`).
+    pub ledger_id: String,
+    /// Seq of the last line published.
+    pub seq: u64,
+    /// `h` of the last line published.
+    pub h: String,
+    /// Byte offset of the last line published.
+    pub last_start: u64,
+    /// Bytes published (the ledger's length then).
+    pub bytes: u64,
+    /// Bytes in sealed segments.
+    pub sealed_end: u64,
+    /// Seq of the last sealed line (0: none).
+    pub sealed_seq: u64,
+    /// Lines per sealed segment.
+    pub segment_lines: u64,
+    /// Tail pieces after the sealed segments, in order (`tail/<first seq>.jsonl`).
+    #[serde(default)]
+    pub pieces: Vec<String>,
+    /// Who owns the ledger: git's `user.email` (or `user.name`) of the clone.
+    pub user: String,
+    /// The machine's host name.
+    pub machine: String,
+    /// The clone's directory on that machine.
+    pub clone: String,
+    /// When it was published (RFC 3339 UTC).
+    pub published_at: String,
+}
+
+/// What a publish did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Published {
+    /// The ledger id.
+    pub ledger_id: String,
+    /// The ref written.
+    pub reference: String,
+    /// The commit the ref points to now.
+    pub commit: String,
+    /// Seq of the last line published.
+    pub seq: u64,
+    /// Events added by this publish (0: it was up to date).
+    pub new_events: u64,
+    /// Segments sealed by this publish.
+    pub new_segments: u64,
+    /// Bytes of git objects written (the new pack).
+    pub object_bytes: u64,
+}
+
+/// Reads `ledger.json` of the commit `commit`.
+pub fn read_meta(dir: &Path, commit: &str) -> anyhow::Result<Meta> {
+    let text = git::run(dir, &["cat-file", "blob", &format!("{commit}:ledger.json")])?;
+    serde_json::from_str(&text).with_context(|| format!("{commit}:ledger.json does not parse"))
+}
+
+/// The ledger id of the ledger file (its genesis line's `prev`).
+pub fn ledger_id_of(ledger: &Path) -> Option<String> {
+    intent_ledger::head::ledger_id(&File::open(ledger).ok()?)
+}
+
+/// Publishes what the ledger gained since its last publish (a local checkpoint:
+/// nothing leaves the machine; `sync` pushes the ref).
+pub fn publish(workspace: &Workspace) -> anyhow::Result<Published> {
+    let store = workspace
+        .git_store_dir()
+        .context("not a git workspace: a ledger is published into git's object store")?;
+    let ledger = workspace.ledger_path();
+    let dir = workspace.root();
+    let ledger_id = ledger_id_of(&ledger)
+        .with_context(|| format!("{} has no genesis line", ledger.display()))?;
+    let reference = ledger_ref(&ledger_id);
+    let parent = git::resolve(dir, &reference);
+    let previous = match &parent {
+        Some(commit) => Some(read_meta(dir, commit)?),
+        None => None,
+    };
+    let file = File::open(&ledger).with_context(|| format!("open {}", ledger.display()))?;
+    if let Some(meta) = &previous {
+        still_holds(&file, meta).with_context(|| {
+            format!(
+                "the ledger no longer holds what was checkpointed at seq {} \
+                 (run `intent verify`; `intent restore` rebuilds it from the checkpoint)",
+                meta.seq
+            )
+        })?;
+    }
+    let len = file.metadata()?.len();
+    let start = previous.as_ref().map_or(0, |m| m.sealed_end);
+    let mut bytes = vec![0; (len - start) as usize];
+    file.read_exact_at(&mut bytes, start)?;
+    // Only whole lines: a line being written now goes into the next publish.
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes.truncate(whole);
+    let lines = split_lines(&bytes)?;
+    let Some(last) = lines.last() else {
+        bail!("{} has no complete line", ledger.display());
+    };
+    let last_seq = last.seq;
+    if previous.as_ref().is_some_and(|m| m.seq == last_seq) {
+        return Ok(Published {
+            ledger_id,
+            reference,
+            commit: parent.unwrap_or_default(),
+            seq: last_seq,
+            new_events: 0,
+            new_segments: 0,
+            object_bytes: 0,
+        });
+    }
+
+    let sealed_seq = previous.as_ref().map_or(0, |m| m.sealed_seq);
+    let old_pieces = previous
+        .as_ref()
+        .map_or_else(Vec::new, |m| m.pieces.clone());
+    let old_end = previous.as_ref().map_or(0, |m| m.bytes);
+    let mut stream = Vec::with_capacity(bytes.len() + 4096);
+    let mut new_segments = 0;
+    let mut sealed_end = start;
+    let mut sealed_last = sealed_seq;
+    let mut files: Vec<(String, &[u8])> = Vec::new();
+    let mut deleted: Vec<String> = Vec::new();
+    let mut pieces = old_pieces.clone();
+    if lines.len() as u64 >= SEGMENT_LINES || old_pieces.len() >= MAX_PIECES {
+        // Compact: everything since the last sealed segment becomes full segments
+        // and one piece for the rest.
+        deleted = old_pieces;
+        pieces.clear();
+        let mut offset = 0usize;
+        for chunk in lines.chunks(SEGMENT_LINES as usize) {
+            let chunk_len: usize = chunk.iter().map(|l| l.len).sum();
+            let body = &bytes[offset..offset + chunk_len];
+            if chunk.len() as u64 == SEGMENT_LINES {
+                files.push((format!("segments/{:012}.jsonl", chunk[0].seq), body));
+                sealed_end += chunk_len as u64;
+                sealed_last = chunk[chunk.len() - 1].seq;
+                new_segments += 1;
+            } else {
+                let name = format!("tail/{:012}.jsonl", chunk[0].seq);
+                pieces.push(name.clone());
+                files.push((name, body));
+            }
+            offset += chunk_len;
+        }
+    } else {
+        // One new piece: the lines after the previous publish.
+        let from = (old_end - start) as usize;
+        let first = lines
+            .iter()
+            .scan(0usize, |at, l| {
+                let here = *at;
+                *at += l.len;
+                Some((here, l.seq))
+            })
+            .find(|(at, _)| *at >= from)
+            .map(|(_, seq)| seq)
+            .expect("new lines after the previous publish");
+        let name = format!("tail/{first:012}.jsonl");
+        pieces.push(name.clone());
+        files.push((name, &bytes[from..]));
+    }
+    let last_line = lines.last().expect("non-empty");
+    let meta = Meta {
+        format: 1,
+        ledger_id: ledger_id.clone(),
+        seq: last_seq,
+        h: last_line.h.clone(),
+        last_start: start + (whole - last_line.len) as u64,
+        bytes: start + whole as u64,
+        sealed_end,
+        sealed_seq: sealed_last,
+        segment_lines: SEGMENT_LINES,
+        pieces,
+        user: user(dir),
+        machine: machine(),
+        clone: workspace.git().map_or_else(
+            || dir.display().to_string(),
+            |g| g.top.display().to_string(),
+        ),
+        published_at: line::format_ts(time::OffsetDateTime::now_utc()),
+    };
+    let meta_json = serde_json::to_vec_pretty(&meta)?;
+    files.push(("ledger.json".to_string(), &meta_json));
+
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let message = format!("intent ledger {ledger_id}: seq {last_seq}\n");
+    write!(
+        stream,
+        "commit {reference}\ncommitter Intent Ledger <intent@localhost> {now} +0000\ndata {}\n{message}",
+        message.len()
+    )?;
+    if let Some(parent) = &parent {
+        writeln!(stream, "from {parent}")?;
+    }
+    for name in &deleted {
+        writeln!(stream, "D {name}")?;
+    }
+    for (name, body) in &files {
+        write!(stream, "M 100644 inline {name}\ndata {}\n", body.len())?;
+        stream.extend_from_slice(body);
+        stream.push(b'\n');
+    }
+    stream.extend_from_slice(b"\n");
+
+    std::fs::create_dir_all(&store)?;
+    git::run_with_input(dir, &["fast-import", "--quiet"], Some(&stream))?;
+    let commit = git::resolve(dir, &reference).context("fast-import wrote no ref")?;
+    let object_bytes = new_object_bytes(dir, parent.as_deref(), &commit)?;
+    Ok(Published {
+        ledger_id,
+        reference,
+        commit,
+        seq: last_seq,
+        new_events: last_seq - previous.as_ref().map_or(0, |m| m.seq),
+        new_segments,
+        object_bytes,
+    })
+}
+
+/// The ledger's parts in a published tree, in ledger order: sealed segments, then
+/// tail pieces (each by first seq; the names sort as numbers).
+pub fn ordered_parts(files: &[(String, String)]) -> Vec<(String, String)> {
+    let mut segments: Vec<_> = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("segments/"))
+        .cloned()
+        .collect();
+    segments.sort();
+    let mut pieces: Vec<_> = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("tail/"))
+        .cloned()
+        .collect();
+    pieces.sort();
+    segments.extend(pieces);
+    segments
+}
+
+/// Checks that the ledger still has the last line a checkpoint recorded, with the
+/// same seq and `h` (its `h` covers the whole chain before it).
+pub fn still_holds(file: &File, meta: &Meta) -> anyhow::Result<()> {
+    let len = meta.bytes - meta.last_start;
+    let mut line = vec![0; len as usize];
+    file.read_exact_at(&mut line, meta.last_start)
+        .context("the ledger is shorter than the checkpoint")?;
+    let line = line
+        .strip_suffix(b"\n")
+        .context("no line end where one was")?;
+    let view = line::inspect(line).map_err(|e| anyhow::anyhow!("not a ledger line: {e}"))?;
+    if view.seq != meta.seq || view.h != meta.h.as_bytes() {
+        bail!("the line at seq {} was rewritten", meta.seq);
+    }
+    Ok(())
+}
+
+/// A whole line's seq, `h` and length (newline included).
+pub struct LineFacts {
+    /// Its seq.
+    pub seq: u64,
+    /// Its `h`.
+    pub h: String,
+    /// Its length, newline included.
+    pub len: usize,
+}
+
+/// Splits whole lines and reads their seq and `h`.
+pub fn split_lines(bytes: &[u8]) -> anyhow::Result<Vec<LineFacts>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        let view = line::inspect(&bytes[start..end])
+            .map_err(|e| anyhow::anyhow!("bad ledger line at byte {start}: {e}"))?;
+        out.push(LineFacts {
+            seq: view.seq,
+            h: String::from_utf8_lossy(view.h).into_owned(),
+            len: end + 1 - start,
+        });
+        start = end + 1;
+    }
+    Ok(out)
+}
+
+/// Bytes on disk of the objects reachable from `commit` and not from `parent`:
+/// what a publish added to the object store (and what a push of it sends).
+pub fn new_object_bytes(dir: &Path, parent: Option<&str>, commit: &str) -> anyhow::Result<u64> {
+    let range = match parent {
+        Some(parent) => format!("{parent}..{commit}"),
+        None => commit.to_string(),
+    };
+    let objects = git::run(dir, &["rev-list", "--objects", &range])?;
+    let ids: String = objects
+        .lines()
+        .filter_map(|l| l.split(' ').next())
+        .map(|id| format!("{id}\n"))
+        .collect();
+    let sizes = git::run_with_input(
+        dir,
+        &["cat-file", "--batch-check=%(objectsize:disk)"],
+        Some(ids.as_bytes()),
+    )?;
+    Ok(sizes
+        .lines()
+        .filter_map(|l| l.trim().parse::<u64>().ok())
+        .sum())
+}
+
+fn user(dir: &Path) -> String {
+    git::run(dir, &["config", "user.email"])
+        .or_else(|_| git::run(dir, &["config", "user.name"]))
+        .ok()
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+fn machine() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
