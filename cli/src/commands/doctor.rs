@@ -121,7 +121,7 @@ fn location(workspace: &Workspace) -> Check {
         intent_ledger::workspace::LedgerLocation::LegacyInGit => "warn",
         _ => "ok",
     };
-    Check::new("ledger location", status, location_text(workspace))
+    Check::new("location", status, location_text(workspace))
 }
 
 /// The live ledger against its last checkpoint in git, and the fetched ledgers.
