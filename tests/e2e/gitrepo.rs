@@ -174,15 +174,17 @@ impl Checkout {
 
     /// An agent in `session` reads `rel` (Pre and Post of the Read tool): what the
     /// gate then expects on disk when the session writes it.
-    pub fn agent_read(&self, session: &str, rel: &str, id: &str) {
+    /// Returns the PreToolUse reply.
+    pub fn agent_read(&self, session: &str, rel: &str, id: &str) -> Value {
         let path = self.root.join(rel);
         let mut payload = json!({"hook_event_name": "PreToolUse", "session_id": session,
             "cwd": self.root, "tool_name": "Read", "tool_input": {"file_path": path},
             "tool_use_id": id});
-        self.hook(&payload);
+        let pre = self.hook(&payload);
         payload["hook_event_name"] = json!("PostToolUse");
         payload["tool_response"] = json!({"type": "text"});
         self.hook(&payload);
+        pre
     }
 
     /// The agent's turn ends (the Stop hook: a local checkpoint is written).

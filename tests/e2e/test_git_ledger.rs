@@ -279,3 +279,66 @@ fn squash_rebase_cherry_pick_and_amend_keep_why() {
         assert_why_names_int001(&repo, how);
     }
 }
+
+#[test]
+fn parallel_worktrees_are_warned_both_ways_when_they_change_one_block_differently() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = Checkout::create(&dir.path().join("main"));
+    let wt_path = dir.path().join("wt-a");
+    git(
+        &main.root,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "feature-a",
+            wt_path.to_str().unwrap(),
+        ],
+    );
+    let wt = Checkout::at(&wt_path);
+    wt.select("agent-a");
+    main.select("agent-m");
+    // Agent A changes start() in its worktree; nobody else touched it: no warning.
+    let first = wt.agent_write("agent-a", "src/app.ts", V2, "a1");
+    assert!(!first.to_string().contains("Collision"), "{first}");
+    // Agent M changes the same function differently on main: warned at once.
+    let second = main.agent_write("agent-m", "src/app.ts", V3, "m1");
+    let told = second.to_string();
+    assert!(told.contains("Collision in src/app.ts"), "{second}");
+    assert!(
+        told.contains("agent-a") && told.contains("wt-a"),
+        "{second}"
+    );
+    assert!(told.contains("feature-a"), "{second}");
+    let trace = main
+        .events()
+        .into_iter()
+        .rev()
+        .find(|e| e.kind == "trace")
+        .unwrap();
+    assert_eq!(trace.data["collisions"][0]["session"], "agent-a");
+    // And agent A hears of it at its next tool call, once.
+    let next = wt.agent_read("agent-a", "src/app.ts", "a2");
+    assert!(
+        next.to_string()
+            .contains("session agent-m in worktree main"),
+        "{next}"
+    );
+    let after = wt.agent_read("agent-a", "src/app.ts", "a3");
+    assert!(
+        !after.to_string().contains("agent-m"),
+        "told twice: {after}"
+    );
+
+    // Once A's change is merged into main, building on it collides with nothing.
+    git(&wt.root, &["commit", "-qam", "a's change"]);
+    git(&main.root, &["checkout", "-q", "--", "src/app.ts"]);
+    git(&main.root, &["merge", "-q", "feature-a"]);
+    wt.agent_write("agent-a", "src/app.ts", V3, "a4");
+    git(&wt.root, &["commit", "-qam", "a's second change"]);
+    git(&main.root, &["merge", "-q", "feature-a"]);
+    main.agent_read("agent-m", "src/app.ts", "m2");
+    let merged = main.agent_write("agent-m", "src/app.ts", V2, "m3");
+    assert!(!merged.to_string().contains("Collision"), "{merged}");
+}

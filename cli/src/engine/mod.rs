@@ -257,8 +257,19 @@ impl Turn<'_, '_> {
             Phase::PromptSubmit => self.prompt(event),
             Phase::PreTool => {
                 let pending = self.pending_violations();
+                let notices = self.pending_notices();
                 let reply = self.pre_tool(event)?;
                 let mut reply = reply;
+                if !notices.is_empty() {
+                    let told = format!(
+                        "<intent_ledger>From other sessions: {}</intent_ledger>",
+                        context::escape(&notices.join("; "))
+                    );
+                    reply.context = Some(match reply.context.take() {
+                        Some(existing) => format!("{existing}\n{told}"),
+                        None => told,
+                    });
+                }
                 if !pending.is_empty() {
                     let told = format!(
                         "<intent_ledger>Recorded since your last action (this front-end cannot block edits before they happen): {}. Select the intent that owns these files, or undo them.</intent_ledger>",
@@ -281,6 +292,14 @@ impl Turn<'_, '_> {
                 Ok(Reply::default())
             }
         }
+    }
+
+    /// Notices from other sessions (collisions across worktrees) not yet told.
+    fn pending_notices(&self) -> Vec<String> {
+        self.state
+            .session(&self.session)
+            .map(|s| s.pending_notices.clone())
+            .unwrap_or_default()
     }
 
     /// Violations recorded after the fact for this session and not yet told to the
@@ -431,6 +450,10 @@ impl Turn<'_, '_> {
         if reporting > 0 {
             // This event's reply tells the agent; applying it clears the backlog.
             base["reported_violations"] = json!(reporting);
+        }
+        let notices = self.pending_notices().len();
+        if notices > 0 {
+            base["reported_notices"] = json!(notices);
         }
         if tool.handshake.as_deref() == Some("select_active_intent") {
             let wanted = tool.input["intent_id"]

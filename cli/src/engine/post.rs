@@ -21,6 +21,7 @@ impl Turn<'_, '_> {
             return self.post_handshake(handshake, tool, failed);
         }
         let model = self.model(event);
+        let mut warnings: Vec<String> = Vec::new();
         let mut post = json!({
             "front_end": self.front_end.as_str(),
             "tool": tool.action.tool(),
@@ -128,7 +129,12 @@ impl Turn<'_, '_> {
                     data["classification"] = ast.classification.clone();
                     data["blocks"] = ast.blocks.clone();
                     let salt = tool.use_id.clone().unwrap_or_else(|| turn.clone());
+                    let collisions = self.collisions(&data["blocks"]);
                     self.assign_block_ids(&mut data["blocks"], &salt);
+                    if !collisions.is_empty() {
+                        warnings.push(collision_warning(&file.path, &collisions));
+                        data["collisions"] = json!(collisions);
+                    }
                     ast.mutation_class
                 }
                 None => file.mutation_class,
@@ -171,8 +177,62 @@ impl Turn<'_, '_> {
         }
         Ok(Reply {
             post_block: block_reason,
+            context: (!warnings.is_empty()).then(|| {
+                format!(
+                    "<intent_ledger>{}</intent_ledger>",
+                    context::escape(&warnings.join(" "))
+                )
+            }),
             ..Reply::default()
         })
+    }
+
+    /// Blocks this write changes that a session in another worktree changed
+    /// differently (its version of the block is not the one this write started
+    /// from): the "shared brain" that tells parallel agents they are about to
+    /// conflict. Read from the hook state's block identities, which remember each
+    /// block's last writer.
+    fn collisions(&mut self, blocks: &Value) -> Vec<Value> {
+        let Some(here) = self.engine.workspace.git().map(|g| g.worktree.clone()) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for entry in blocks.as_array().into_iter().flatten() {
+            // A changed block is looked up where it was; a new one where it lands (two
+            // worktrees adding the same function collide too).
+            let side = if entry["before"].is_object() {
+                &entry["before"]
+            } else {
+                &entry["after"]
+            };
+            let (Some(path), Some(key)) = (
+                side["path"].as_str(),
+                side["key"].as_str().or_else(|| side["name"].as_str()),
+            ) else {
+                continue;
+            };
+            self.state.ensure_blocks(path);
+            let Some(known) = self.state.blocks.get(path).and_then(|f| f.get(key)) else {
+                continue;
+            };
+            let Some(writer) = &known.writer else {
+                continue;
+            };
+            let ours = side["alpha"].as_str().unwrap_or_default();
+            if writer.worktree == here || writer.session == self.session || known.alpha == ours {
+                continue;
+            }
+            found.push(json!({
+                "path": path,
+                "block": key,
+                "session": writer.session,
+                "worktree": writer.worktree,
+                "branch": writer.branch,
+                "seq": writer.seq,
+                "intent_id": writer.intent,
+            }));
+        }
+        found
     }
 
     /// The turn a write belongs to: the user prompt it answers; front-ends whose tool
@@ -432,3 +492,26 @@ pub(super) fn error_text(response: &Value) -> String {
 
 /// Paths shown in a lesson or a reply; the event lists more, the count says all.
 pub(super) const SHOWN_PATHS: usize = 5;
+
+/// What the writing agent is told about its collisions.
+fn collision_warning(path: &str, collisions: &[Value]) -> String {
+    let each: Vec<String> = collisions
+        .iter()
+        .map(|c| {
+            format!(
+                "`{}` was changed differently by session {} in worktree {} (branch {}, seq {}, {})",
+                c["block"].as_str().unwrap_or("?"),
+                c["session"].as_str().unwrap_or("?"),
+                c["worktree"].as_str().unwrap_or("?"),
+                c["branch"].as_str().unwrap_or("detached"),
+                c["seq"],
+                c["intent_id"].as_str().unwrap_or("no intent"),
+            )
+        })
+        .collect();
+    format!(
+        "Collision in {path}: {}. That change is not in this worktree; the two versions will \
+         conflict when merged. Coordinate (or merge it first) before going on.",
+        each.join("; ")
+    )
+}

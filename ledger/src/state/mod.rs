@@ -42,12 +42,14 @@ const STATE_KINDS: &[&str] = &[
     r#","kind":"lesson","#,
     r#","kind":"prompt","#,
     r#","kind":"turn.verdict","#,
-    // Only the `tool.pre` events that told an agent about recorded violations.
+    // Only the `tool.pre` events that told an agent about recorded violations or
+    // notices.
     r#""reported_violations":"#,
+    r#""reported_notices":"#,
 ];
 
 /// Version of the cache layout; a different version is rebuilt.
-const STATE_VERSION: u32 = 6;
+const STATE_VERSION: u32 = 7;
 /// Sessions kept; the least recently active are dropped beyond this.
 pub const MAX_SESSIONS: usize = 256;
 /// Files remembered per session.
@@ -95,6 +97,26 @@ pub struct BlockIdentity {
     pub id: String,
     /// The block's alpha hash at its latest trace.
     pub alpha: String,
+    /// Who wrote that trace: the cross-worktree collision check compares it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writer: Option<BlockWriter>,
+}
+
+/// The session, worktree and branch of a block's latest trace.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockWriter {
+    /// The agent session.
+    pub session: String,
+    /// The worktree (`main` or a linked worktree's name).
+    pub worktree: String,
+    /// The branch then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// Seq of the trace.
+    pub seq: u64,
+    /// Its intent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intent: Option<String>,
 }
 
 /// One line of an intent's recent history.
@@ -244,11 +266,18 @@ impl HookState {
             }
             kinds::TOOL_PRE => {
                 // Other `tool.pre` events are skipped by a rebuild: they change nothing.
-                if data["reported_violations"].as_u64().unwrap_or(0) == 0 {
+                let violations = data["reported_violations"].as_u64().unwrap_or(0);
+                let notices = data["reported_notices"].as_u64().unwrap_or(0);
+                if violations == 0 && notices == 0 {
                     return;
                 }
                 if let Some(session) = self.session_mut(event) {
-                    session.pending_violations.clear();
+                    if violations > 0 {
+                        session.pending_violations.clear();
+                    }
+                    if notices > 0 {
+                        session.pending_notices.clear();
+                    }
                 }
             }
             kinds::TOOL_POST => {
@@ -294,7 +323,8 @@ impl HookState {
                     }
                     open.record(event.seq, data);
                 }
-                self.apply_block_identities(data);
+                self.apply_block_identities(event);
+                self.queue_collision_notices(event);
                 if let Some(intent) = event.intent_id() {
                     let class = data["mutation_class"].as_str().unwrap_or("?");
                     let path = data["path"].as_str().unwrap_or("?");
@@ -426,6 +456,12 @@ impl HookState {
                 for path in block_paths(&event.data) {
                     self.ensure_blocks(&path);
                 }
+                // A collision queues a notice on the other session: load it first.
+                for other in event.data["collisions"].as_array().into_iter().flatten() {
+                    if let Some(other) = other["session"].as_str() {
+                        self.ensure_session(other);
+                    }
+                }
             }
             self.apply(&event);
             self.stamp = Stamp {
@@ -459,10 +495,54 @@ impl HookState {
     /// renamed leaves its old place, every after side takes its place. A deleted
     /// block keeps its entry, so a later write of the same turn that turns the
     /// deletion into a cross-file move still finds its identity.
-    fn apply_block_identities(&mut self, data: &serde_json::Value) {
+    /// A trace that changed a block another worktree's session changed differently
+    /// (`data.collisions`) tells that session too, at its next tool call.
+    fn queue_collision_notices(&mut self, event: &Event) {
+        let Some(collisions) = event.data["collisions"].as_array() else {
+            return;
+        };
+        let here = event.data["worktree"]["name"].as_str().unwrap_or("?");
+        let by = event.session.as_deref().unwrap_or("?");
+        for c in collisions {
+            let Some(other) = c["session"].as_str() else {
+                continue;
+            };
+            let message = format!(
+                "session {by} in worktree {here} changed `{}` in {} (seq {}), which you changed \
+                 differently at seq {} in worktree {}: the two versions will conflict when \
+                 merged; coordinate before merging",
+                c["block"].as_str().unwrap_or("?"),
+                c["path"].as_str().unwrap_or("?"),
+                event.seq,
+                c["seq"],
+                c["worktree"].as_str().unwrap_or("?"),
+            );
+            if let Some(shards) = self.shards.as_mut() {
+                shards.dirty_sessions.insert(other.to_string());
+            }
+            let session = self.sessions.entry(other.to_string()).or_default();
+            if session.pending_notices.len() >= 5 {
+                session.pending_notices.remove(0);
+            }
+            session.pending_notices.push(message);
+        }
+    }
+
+    fn apply_block_identities(&mut self, event: &Event) {
+        let data = &event.data;
         let Some(entries) = data["blocks"].as_array() else {
             return;
         };
+        let writer = event.session.as_ref().map(|session| BlockWriter {
+            session: session.clone(),
+            worktree: data["worktree"]["name"]
+                .as_str()
+                .unwrap_or("main")
+                .to_string(),
+            branch: data["worktree"]["branch"].as_str().map(str::to_string),
+            seq: event.seq,
+            intent: event.intent_id().map(str::to_string),
+        });
         for entry in entries {
             let Some(id) = entry["id"].as_str() else {
                 continue;
@@ -496,6 +576,7 @@ impl HookState {
                     BlockIdentity {
                         id: id.to_string(),
                         alpha,
+                        writer: writer.clone(),
                     },
                 );
                 self.mark_blocks_dirty(path);

@@ -36,6 +36,11 @@ pub struct SessionState {
     /// whose reply told it (`reported_violations`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending_violations: Vec<String>,
+    /// Notices for the agent from other sessions (a block this session changed was
+    /// changed differently in another worktree); told at the session's next tool
+    /// call and cleared by that `tool.pre` event (`reported_notices`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending_notices: Vec<String>,
     /// The intent this session worked under until its status changed, and that
     /// status (until the session selects again): the next refusal says why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
