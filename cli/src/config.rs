@@ -55,11 +55,7 @@ impl Config {
     /// Every ledger a query reads: this clone's first (label `None`), then each one
     /// `intent sync` fetched from another clone (labelled by owner and machine).
     pub fn ledgers(&self) -> Vec<(Option<String>, Workspace)> {
-        let mut all = vec![(None, self.workspace.clone())];
-        for fetched in crate::sync::fetched::list(&self.workspace) {
-            all.push((Some(fetched.label()), fetched.view(&self.workspace)));
-        }
-        all
+        crate::sync::union::ledgers(&self.workspace)
     }
 
     /// Resolves the workspace and output mode.

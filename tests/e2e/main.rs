@@ -14,6 +14,7 @@ mod test_classify;
 mod test_claude_code;
 mod test_claude_harness;
 mod test_claude_sandbox;
+mod test_claude_worktrees;
 mod test_cli;
 mod test_codex;
 mod test_codex_harness;

@@ -135,6 +135,34 @@ fn two_clones_share_their_ledgers_through_a_bare_remote() {
         .all(|h| h["ledger"].is_null()));
     let log = bob.intent_ok(&["log", "--kind", "trace"]);
     assert!(log.contains("[from owner@example.com"), "{log}");
+    let found: Value =
+        serde_json::from_str(&bob.intent_ok(&["--json", "search", "auth", "--kind", "trace"]))
+            .unwrap();
+    let hits = found["hits"].as_array().unwrap();
+    assert!(
+        hits.iter().any(|h| h["path"] == "src/auth.ts"
+            && h["ledger"]
+                .as_str()
+                .is_some_and(|l| l.starts_with("owner@example.com"))),
+        "{found:#}"
+    );
+    let export = bob.intent_ok(&["export", "agent-trace"]);
+    let files: Vec<&str> = export
+        .lines()
+        .map(|l| {
+            let record: Value = serde_json::from_str(l).unwrap();
+            if record["files"][0]["path"] == "src/auth.ts" {
+                "auth"
+            } else {
+                "other"
+            }
+        })
+        .collect();
+    assert_eq!(
+        files.iter().filter(|f| **f == "auth").count(),
+        2,
+        "{export}"
+    );
     let doctor = bob.intent_ok(&["doctor"]);
     assert!(doctor.contains("fetched ledgers: 1"), "{doctor}");
 }

@@ -64,8 +64,24 @@ pub fn run(config: &Config, args: ExportArgs) -> anyhow::Result<u8> {
 fn agent_trace(config: &Config, args: AgentTraceArgs) -> anyhow::Result<u8> {
     let plan = plan(config, args)?;
     let progress = TerminalProgress::new();
-    let export = |out: &mut dyn Write| {
-        export_agent_trace_with_progress(&plan.ledger, plan.since, out, &progress)
+    // Every ledger: this clone's, then each fetched from another clone (records
+    // are self-contained; each names its own trace ids and sessions).
+    let ledgers: Vec<PathBuf> = std::iter::once(plan.ledger.clone())
+        .chain(
+            crate::sync::fetched::list(&config.workspace)
+                .into_iter()
+                .map(|f| f.ledger),
+        )
+        .collect();
+    let export = |out: &mut dyn Write| -> Result<ExportSummary, QueryError> {
+        let mut total = ExportSummary::default();
+        for ledger in &ledgers {
+            let one = export_agent_trace_with_progress(ledger, plan.since, out, &progress)?;
+            total.events += one.events;
+            total.records += one.records;
+            total.skipped += one.skipped;
+        }
+        Ok(total)
     };
     let summary = match &plan.output {
         Some(path) => write_atomically(path, export)?,

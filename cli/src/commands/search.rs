@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::Context;
 use clap::Args;
 use intent_query::log::parse_since;
-use intent_query::search::{self, SearchHit, SearchQuery, DEFAULT_LIMIT};
+use intent_query::search::{SearchHit, SearchQuery, DEFAULT_LIMIT};
 use intent_query::QueryError;
 use time::OffsetDateTime;
 
@@ -69,40 +69,13 @@ pub fn run(config: &Config, args: SearchArgs) -> anyhow::Result<u8> {
         limit: args.limit,
     };
     let progress = TerminalProgress::new();
-    let mut results: Option<search::SearchResults> = None;
-    for (label, workspace) in config.ledgers() {
-        let found = search::search_with(&workspace, &query, &progress).map_err(|err| {
-            match err {
-                // Keep the ledger's own error so corruption maps to its exit code.
-                QueryError::Ledger(err) => anyhow::Error::from(err),
-                other => anyhow::Error::from(other),
-            }
-        });
-        let mut found = match (found, &label) {
-            (Ok(found), _) => found,
-            (Err(err), None) => return Err(err),
-            (Err(err), Some(label)) => {
-                eprintln!("intent: warning: skipping {label}: {err:#}");
-                continue;
-            }
-        };
-        for hit in &mut found.hits {
-            hit.ledger = label.clone();
-        }
-        match &mut results {
-            None => results = Some(found),
-            Some(all) => {
-                all.hits.append(&mut found.hits);
-                all.warnings.append(&mut found.warnings);
-            }
-        }
-    }
-    let mut results = results.expect("this clone's results");
-    // One ranking over every ledger: by score, equal scores newest first.
-    results
-        .hits
-        .sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| b.ts.cmp(&a.ts)));
-    results.hits.truncate(query.limit);
+    let results = crate::sync::union::search(&config.workspace, &query, &progress).map_err(
+        |err| match err {
+            // Keep the ledger's own error so corruption maps to its exit code.
+            QueryError::Ledger(err) => anyhow::Error::from(err),
+            other => anyhow::Error::from(other),
+        },
+    )?;
     for warning in &results.warnings {
         eprintln!("intent: warning: {warning}");
     }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use clap::Args;
-use intent_query::why::{blame, why, BlameAnswer, Target, WhyAnswer};
+use intent_query::why::{BlameAnswer, Target, WhyAnswer};
 
 use crate::config::Config;
 use crate::engine::context::clip;
@@ -27,17 +27,7 @@ pub struct BlameArgs {
 pub fn run_why(config: &Config, args: WhyArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
     let target = Target::parse(&args.target)?;
-    let mut parts = Vec::new();
-    for (label, workspace) in config.ledgers() {
-        let answer = why(&workspace, &target);
-        match (label, answer) {
-            (label, Ok(answer)) => parts.push((label, answer)),
-            // This clone's answer decides whether the question is valid at all.
-            (None, Err(err)) => return Err(err.into()),
-            (Some(label), Err(err)) => eprintln!("intent why: skipping {label}: {err}"),
-        }
-    }
-    let answer = intent_query::union::merge_why(parts).expect("this clone's answer");
+    let answer = crate::sync::union::why(&config.workspace, &target)?;
     if config.json() {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {
@@ -175,15 +165,7 @@ fn label_text(h: &intent_query::why::HistoryItem) -> String {
 /// Prints every line of a file with its block and latest intent.
 pub fn run_blame(config: &Config, args: BlameArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
-    let mut parts = Vec::new();
-    for (label, workspace) in config.ledgers() {
-        match (label, blame(&workspace, &args.path)) {
-            (label, Ok(answer)) => parts.push((label, answer)),
-            (None, Err(err)) => return Err(err.into()),
-            (Some(label), Err(err)) => eprintln!("intent blame: skipping {label}: {err}"),
-        }
-    }
-    let answer = intent_query::union::merge_blame(parts).expect("this clone's answer");
+    let answer = crate::sync::union::blame(&config.workspace, &args.path)?;
     if config.json() {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {

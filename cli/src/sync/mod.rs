@@ -10,6 +10,7 @@ pub mod fetched;
 pub mod git;
 pub mod publish;
 pub mod restore;
+pub mod union;
 
 use std::fs::File;
 
