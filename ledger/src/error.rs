@@ -46,8 +46,9 @@ pub enum LedgerError {
     /// Appends fail closed until a person runs `intent verify --repair`.
     #[error(
         "ledger {} was tampered with ({kind}, from seq {since_seq}): {detail}. Nothing will be \
-         appended until a person looks: `intent verify` shows it, `intent verify --repair` \
-         records what was lost (or sets foreign lines aside) and lets work continue",
+         appended until a person looks: `intent verify` shows it, `intent restore` rebuilds \
+         lost events from the last checkpoint in git (when there is one), `intent verify \
+         --repair` records what was lost (or sets foreign lines aside) and lets work continue",
         path.display()
     )]
     Tampered {

@@ -25,7 +25,8 @@ pub fn merge_why(parts: Vec<(Option<String>, WhyAnswer)>) -> Option<WhyAnswer> {
         merged.outside_ledger &= answer.outside_ledger;
         if merged.history.is_empty() {
             merged.outside_ledger = answer.outside_ledger;
-            merged.note = answer.note.take().or(merged.note.take());
+            // The local note spoke of a block with no recorded change; this one has.
+            merged.note = answer.note.take();
         }
         merged.history.append(&mut answer.history);
         for brief in answer.intents {

@@ -163,6 +163,12 @@ fn two_clones_share_their_ledgers_through_a_bare_remote() {
         2,
         "{export}"
     );
+    let shown = bob.intent_ok(&["show", "INT-001"]);
+    assert!(
+        shown.contains("in owner@example.com on ")
+            && shown.contains("2 traced write(s), files src/auth.ts"),
+        "{shown}"
+    );
     let doctor = bob.intent_ok(&["doctor"]);
     assert!(doctor.contains("fetched ledgers: 1"), "{doctor}");
 }

@@ -199,7 +199,7 @@ fn fail_tampered(adapter: &dyn Adapter, event: &HookEvent, name: &str, why: &str
         let reason = json!({
             "type": "ledger_tampered",
             "message": why,
-            "next_step": "Stop and tell the human: the ledger was tampered with. A person runs `intent verify` to see what happened and `intent verify --repair` to record it and continue. Do not touch .orchestration/ yourself.",
+            "next_step": "Stop and tell the human: the ledger was tampered with. A person runs `intent verify` to see what happened, `intent restore` to rebuild lost events from the last checkpoint in git, or `intent verify --repair` to record the loss and continue. Do not touch .orchestration/ yourself.",
         });
         return adapter.fail_closed(
             name,

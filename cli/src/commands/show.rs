@@ -75,6 +75,22 @@ pub fn run(config: &Config, args: ShowArgs) -> anyhow::Result<u8> {
         }
     }
     blocks.sort_by_key(|b| (b["path"].to_string(), b["name"].to_string()));
+    // Work under this intent recorded in other clones' ledgers (fetched by `sync`).
+    let mut elsewhere = Vec::new();
+    for fetched in crate::sync::fetched::list(workspace) {
+        let view = fetched.view(workspace);
+        match IntentState::catch_up(&view, &progress) {
+            Ok((state, _)) => {
+                if let Some(r) = state.intents.get(id) {
+                    elsewhere.push(json!({
+                        "ledger": fetched.label(), "traces": r.traces,
+                        "sessions": r.sessions, "files": r.files, "lessons": r.lessons,
+                    }));
+                }
+            }
+            Err(err) => eprintln!("intent show: skipping {}: {err}", fetched.label()),
+        }
+    }
     let body = json!({
         "id": id,
         "spec": spec,
@@ -88,6 +104,7 @@ pub fn run(config: &Config, args: ShowArgs) -> anyhow::Result<u8> {
         "lessons": record.map(|r| r.lessons.clone()).unwrap_or_default(),
         "open_proposals": record.map(|r| r.proposals.clone()).unwrap_or_default(),
         "completion": record.and_then(|r| r.completion.clone()),
+        "other_ledgers": elsewhere,
     });
     if config.json() {
         println!("{body}");
@@ -183,6 +200,15 @@ fn print_text(body: &Value) {
             block["changes"],
             block["last_seq"],
             block["last_event"].as_str().unwrap_or_default()
+        );
+    }
+    for other in body["other_ledgers"].as_array().into_iter().flatten() {
+        println!(
+            "  in {}: {} traced write(s), files {}, {} session(s)",
+            other["ledger"].as_str().unwrap_or("?"),
+            other["traces"],
+            list(&other["files"]).join(", "),
+            other["sessions"].as_array().map_or(0, Vec::len),
         );
     }
     for lesson in body["lessons"].as_array().into_iter().flatten() {

@@ -41,23 +41,25 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
             body["checkpoint"] = serde_json::to_value(&checkpoint)?;
             println!("{body}");
         } else {
-            println!(
-                "Ledger TAMPERED ({}, from seq {}): {}.\nAppends are refused. A person decides: \
-                 `intent verify --repair` records what happened{} and lets work continue.",
-                found.kind,
-                found.since_seq,
-                found.detail,
-                match (found.kind, &checkpoint) {
-                    ("foreign_lines", _) => " (the foreign lines are moved aside, a copy kept)",
-                    (_, Some(_)) => {
-                        "; first, `intent restore` rebuilds the lost events from the ledger's \
-                         last checkpoint in git"
-                    }
-                    _ => {
-                        " (lost events cannot be brought back from here: there is no checkpoint \
-                         in git; restore the ledger from a copy first if you have one)"
-                    }
+            let next = match (found.kind, &checkpoint) {
+                ("foreign_lines", _) => {
+                    "A person decides: `intent verify --repair` moves the foreign lines aside (a \
+                     copy is kept), records what happened and lets work continue."
                 }
+                (_, Some(_)) => {
+                    "`intent restore` rebuilds the lost events from the ledger's last checkpoint \
+                     in git, and appends resume. Without restoring, a person may accept the \
+                     loss with `intent verify --repair`, which records what happened."
+                }
+                _ => {
+                    "There is no checkpoint in git to restore from: put back a copy if you have \
+                     one, else a person accepts the loss with `intent verify --repair`, which \
+                     records what happened and lets work continue."
+                }
+            };
+            println!(
+                "Ledger TAMPERED ({}, from seq {}): {}.\nAppends are refused. {next}",
+                found.kind, found.since_seq, found.detail
             );
         }
         return Ok(exit::CORRUPTION);

@@ -2,6 +2,7 @@
 
 mod extras;
 mod frontends;
+mod git;
 mod lifecycle;
 mod queries;
 mod session;
@@ -217,6 +218,9 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
 
     step("8. Ask the ledger: why, blame, search, the intent map, export, rebuild, bench");
     queries::ask(&bin, &root)?;
+
+    step("9. The ledger and git: .git/intent/, two clones, `intent sync`, `intent restore`");
+    git::tour(&bin, &root)?;
 
     step("Done");
     say(&format!("the workspace is {}", root.display()));

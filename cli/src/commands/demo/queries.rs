@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::say;
 
 /// Runs `intent --workspace root args…`; returns stdout, failing on a non-zero exit.
-fn intent(bin: &Path, root: &Path, args: &[&str]) -> anyhow::Result<String> {
+pub(super) fn intent(bin: &Path, root: &Path, args: &[&str]) -> anyhow::Result<String> {
     let out = Command::new(bin)
         .arg("--workspace")
         .arg(root)
@@ -26,7 +26,7 @@ fn intent(bin: &Path, root: &Path, args: &[&str]) -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-fn show(command: &str, output: &str, max_lines: usize) {
+pub(super) fn show(command: &str, output: &str, max_lines: usize) {
     say(&format!("$ {command}"));
     let lines: Vec<&str> = output.lines().collect();
     for line in lines.iter().take(max_lines) {
