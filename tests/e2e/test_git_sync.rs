@@ -24,12 +24,8 @@ fn clone(remote: &std::path::Path, to: &std::path::Path, email: &str) -> Checkou
     checkout
 }
 
-fn sync(c: &Checkout) -> Value {
-    serde_json::from_str(&c.intent_ok(&["--json", "sync"])).unwrap()
-}
-
-#[test]
-fn two_clones_share_their_ledgers_through_a_bare_remote() {
+/// A bare remote, Alice's repository pushed to it, and Bob's clone of it.
+fn two_clones() -> (tempfile::TempDir, std::path::PathBuf, Checkout, Checkout) {
     let dir = tempfile::tempdir().unwrap();
     let remote = dir.path().join("remote.git");
     git(
@@ -43,6 +39,16 @@ fn two_clones_share_their_ledgers_through_a_bare_remote() {
     );
     git(&alice.root, &["push", "-q", "origin", "main"]);
     let bob = clone(&remote, &dir.path().join("bob"), "bob@example.com");
+    (dir, remote, alice, bob)
+}
+
+fn sync(c: &Checkout) -> Value {
+    serde_json::from_str(&c.intent_ok(&["--json", "sync"])).unwrap()
+}
+
+#[test]
+fn two_clones_share_their_ledgers_through_a_bare_remote() {
+    let (_dir, remote, alice, bob) = two_clones();
 
     // Alice's agent adds a function and she pushes the code; Bob's agent works on
     // another file.
@@ -175,19 +181,7 @@ fn two_clones_share_their_ledgers_through_a_bare_remote() {
 
 #[test]
 fn a_fetched_ledger_that_does_not_verify_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let remote = dir.path().join("remote.git");
-    git(
-        dir.path(),
-        &["init", "-q", "--bare", remote.to_str().unwrap()],
-    );
-    let alice = Checkout::create(&dir.path().join("alice"));
-    git(
-        &alice.root,
-        &["remote", "add", "origin", remote.to_str().unwrap()],
-    );
-    git(&alice.root, &["push", "-q", "origin", "main"]);
-    let bob = clone(&remote, &dir.path().join("bob"), "bob@example.com");
+    let (dir, remote, alice, bob) = two_clones();
     sync(&alice);
     sync(&bob);
     // Someone forges Alice's ref on the remote: a tail line with a wrong hash.

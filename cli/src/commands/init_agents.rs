@@ -28,6 +28,9 @@ const CLAUDE_TOOL_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read|m
 /// (specs, policy, hook state), and the files that wire the hooks and the MCP server.
 const CLAUDE_PROTECTED: &[(&str, bool)] = &[
     (".orchestration", true),
+    // The clone's ledger in a git workspace (the main checkout's; a linked
+    // worktree's lives in the main checkout's .git, outside its sandbox root).
+    (".git/intent", true),
     (".claude/settings.json", false),
     (".claude/settings.local.json", false),
     (".mcp.json", false),
@@ -469,6 +472,7 @@ mod tests {
                 "allowUnsandboxedCommands": false,
                 "filesystem": {"denyWrite": [
                     ".orchestration",
+                    ".git/intent",
                     ".claude/settings.json",
                     ".claude/settings.local.json",
                     ".mcp.json",
@@ -479,6 +483,7 @@ mod tests {
             settings["permissions"],
             json!({"deny": [
                 "Edit(/.orchestration/**)",
+                "Edit(/.git/intent/**)",
                 "Edit(/.claude/settings.json)",
                 "Edit(/.claude/settings.local.json)",
                 "Edit(/.mcp.json)",
@@ -520,6 +525,7 @@ mod tests {
                 "Read(./.env)",
                 "Edit(/.mcp.json)",
                 "Edit(/.orchestration/**)",
+                "Edit(/.git/intent/**)",
                 "Edit(/.claude/settings.json)",
                 "Edit(/.claude/settings.local.json)",
             ])
@@ -536,6 +542,7 @@ mod tests {
             settings["sandbox"]["filesystem"],
             json!({"allowWrite": ["~/.cargo"], "denyWrite": [
                 ".orchestration",
+                ".git/intent",
                 ".claude/settings.json",
                 ".claude/settings.local.json",
                 ".mcp.json",
