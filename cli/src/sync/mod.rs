@@ -50,7 +50,7 @@ fn lock(workspace: &Workspace) -> anyhow::Result<File> {
 /// from. Hooks call it when a session ends.
 pub fn checkpoint(workspace: &Workspace) -> anyhow::Result<Published> {
     let _lock = lock(workspace)?;
-    publish(workspace)
+    publish(workspace, false)
 }
 
 /// Publishes, fetches, pushes and rebuilds fetched ledgers. `remote`: the one named,
@@ -58,7 +58,7 @@ pub fn checkpoint(workspace: &Workspace) -> anyhow::Result<Published> {
 /// written.
 pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncReport> {
     let _lock = lock(workspace)?;
-    let published = publish(workspace)?;
+    let published = publish(workspace, true)?;
     let dir = workspace.root();
     let remote = match remote {
         Some(name) => Some(name.to_string()),

@@ -82,7 +82,7 @@ pub struct Published {
     pub new_events: u64,
     /// Segments sealed by this publish.
     pub new_segments: u64,
-    /// Bytes of git objects written (the new pack).
+    /// Bytes of git objects written (0 when not measured).
     pub object_bytes: u64,
 }
 
@@ -99,7 +99,10 @@ pub fn ledger_id_of(ledger: &Path) -> Option<String> {
 
 /// Publishes what the ledger gained since its last publish (a local checkpoint:
 /// nothing leaves the machine; `sync` pushes the ref).
-pub fn publish(workspace: &Workspace) -> anyhow::Result<Published> {
+///
+/// `measure`: also count the bytes of the new objects (two more git processes;
+/// `sync` reports them, the turn-end checkpoint skips them).
+pub fn publish(workspace: &Workspace, measure: bool) -> anyhow::Result<Published> {
     let store = workspace
         .git_store_dir()
         .context("not a git workspace: a ledger is published into git's object store")?;
@@ -243,7 +246,11 @@ pub fn publish(workspace: &Workspace) -> anyhow::Result<Published> {
     std::fs::create_dir_all(&store)?;
     git::run_with_input(dir, &["fast-import", "--quiet"], Some(&stream))?;
     let commit = git::resolve(dir, &reference).context("fast-import wrote no ref")?;
-    let object_bytes = new_object_bytes(dir, parent.as_deref(), &commit)?;
+    let object_bytes = if measure {
+        new_object_bytes(dir, parent.as_deref(), &commit)?
+    } else {
+        0
+    };
     Ok(Published {
         ledger_id,
         reference,
