@@ -372,3 +372,39 @@ fn a_prompt_line_selects_the_intent_without_mcp() {
         "the intent's context did not reach the model"
     );
 }
+
+#[test]
+fn a_failed_tool_reaches_post_tool_use_failure_and_leaves_a_lesson() {
+    let Some(bin) = require_claude() else { return };
+    let ws = wired_workspace();
+    let target = ws.root().join("src/auth/jwt.ts");
+    std::fs::write(&target, "export const a = 1;\n").unwrap();
+    // A command that runs and fails: only PostToolUseFailure (not PostToolUse) fires
+    // for it. (An Edit whose old_string is missing fails in Claude Code's input
+    // validation, before any hook.)
+    let out = claude(&ws, &bin)
+        .step(select("INT-001"))
+        .step(Step::tool(
+            "Bash",
+            json!({"command": "ls src/no-such-dir", "description": "list"}),
+        ))
+        .run();
+    out.assert_success();
+    let results = out.tool_results();
+    assert!(results.last().unwrap().is_error, "{}", out.describe());
+    let lessons: Vec<Event> = events_of(&ws, "lesson")
+        .into_iter()
+        .filter(|e| e.data["origin"] == "tool_failure")
+        .collect();
+    assert_eq!(lessons.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
+    assert!(
+        lessons[0].data["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Bash failed"),
+        "{}",
+        lessons[0].data
+    );
+    assert_eq!(lessons[0].data["intent_id"], "INT-001");
+    assert_intact(&ws);
+}

@@ -21,7 +21,9 @@ pub fn note(agent: Agent) -> Option<&'static str> {
 
 /// Tools whose calls the hooks see: writes, shell, reads (for stale-file hashes) and
 /// the handshake tools.
-const CLAUDE_TOOL_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read|mcp__.*";
+/// `PowerShell` (Claude Code's shell tool on Windows) is routed too: the gate sees it
+/// as a tool with unknown effects, which needs an intent.
+const CLAUDE_TOOL_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell|Read|mcp__.*";
 
 /// What Claude Code itself keeps the agent from writing, relative to the workspace
 /// root, and whether each is a directory: the ledger with everything beside it
@@ -46,7 +48,12 @@ pub fn claude_code(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
     let mut settings = read_json_object(&path)?;
     let hook_command = format!("{command} hook claude-code");
     let mut touched = false;
-    for (event, matcher) in claude_events(CLAUDE_TOOL_MATCHER) {
+    for (event, matcher) in claude_events(CLAUDE_TOOL_MATCHER)
+        .into_iter()
+        // Claude Code fires PostToolUse only on success; a failed tool fires
+        // PostToolUseFailure (the lesson about the failure is written there).
+        .chain([("PostToolUseFailure", Some(CLAUDE_TOOL_MATCHER))])
+    {
         touched |= add_hook(&mut settings, file, event, matcher, &hook_command, 30)?;
     }
     touched |= merge_claude_protection(&mut settings, file)?;
@@ -219,6 +226,8 @@ pub fn gemini(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
         ("BeforeTool", Some(".*")),
         ("AfterTool", Some(".*")),
         ("BeforeAgent", None),
+        // The end of the agent's turn: the turn's verdict and the ledger checkpoint.
+        ("AfterAgent", None),
         ("SessionStart", None),
         ("SessionEnd", None),
     ];
