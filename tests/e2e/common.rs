@@ -12,6 +12,15 @@ pub fn intent_bin() -> &'static str {
     env!("CARGO_BIN_EXE_intent")
 }
 
+/// `PATH` with the directory of the `intent` under test first: what a user who
+/// installed it has, so `intent init --agent` writes plain `intent` into the
+/// configuration it generates and the hooks find this build.
+pub fn path_with_intent() -> std::ffi::OsString {
+    let dir = Path::new(intent_bin()).parent().unwrap().to_path_buf();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).unwrap()
+}
+
 /// A fresh, initialized workspace in a temp dir.
 pub struct TestWorkspace {
     dir: tempfile::TempDir,
@@ -48,6 +57,7 @@ impl TestWorkspace {
     pub fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(intent_bin());
         cmd.arg("--workspace").arg(self.root()).args(args);
+        cmd.env("PATH", path_with_intent());
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

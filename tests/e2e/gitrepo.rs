@@ -97,6 +97,7 @@ impl Checkout {
             .arg(&self.root)
             .args(args)
             .current_dir(&self.root)
+            .env("PATH", crate::common::path_with_intent())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

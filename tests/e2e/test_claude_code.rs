@@ -354,6 +354,7 @@ fn a_prompt_line_selects_the_intent_without_mcp() {
     let ws = wired_workspace();
     let target = ws.root().join("src/auth/jwt.ts");
     let out = ClaudeRun::new(&bin, ws.root())
+        .path_prepend(Path::new(intent_bin()).parent().unwrap())
         .prompt("/intent INT-001\nWrite the token check.")
         .step(write(target.clone(), "export {};\n"))
         .run();

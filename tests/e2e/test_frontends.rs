@@ -353,6 +353,7 @@ fn run_configured(ws: &TestWorkspace, command: &str, payload: &Value) -> Value {
     use std::io::Write as _;
     let mut child = std::process::Command::new("sh")
         .args(["-c", command])
+        .env("PATH", crate::common::path_with_intent())
         .current_dir(ws.root())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

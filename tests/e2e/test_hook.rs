@@ -548,3 +548,30 @@ fn a_write_without_the_old_content_is_classified_from_the_text_of_the_last_trace
     );
     assert_eq!(trace.data["mutation_class"], "INTENT_EVOLUTION");
 }
+
+/// `intent init --agent` never writes a build path into shared configuration: with
+/// no `intent` on PATH it writes plain `intent` and says how to install it.
+#[test]
+fn init_agent_never_writes_a_build_path() {
+    let ws = TestWorkspace::empty();
+    let out = ws
+        .command(&["--json", "init", "--agent", "claude-code"])
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["hook_command"], "intent");
+    assert!(
+        body["hook_command_note"]
+            .as_str()
+            .is_some_and(|n| n.contains("cargo install --path cli")),
+        "{body}"
+    );
+    let settings = std::fs::read_to_string(ws.root().join(".claude/settings.json")).unwrap();
+    assert!(!settings.contains("/target/"), "{settings}");
+    assert!(
+        settings.contains("\"intent hook claude-code\""),
+        "{settings}"
+    );
+}

@@ -40,7 +40,7 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
     let workspace = &config.workspace;
     let mut created = workspace.init()?;
     let snapshot = super::validate::snapshot_if_valid(workspace)?;
-    let command = intent_command();
+    let (command, command_note) = intent_command();
     let mut configured = Vec::new();
     for agent in &args.agent {
         match agent {
@@ -62,6 +62,8 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
                 "created": created,
                 "agent_config": configured,
                 "spec_snapshot_seq": snapshot,
+                "hook_command": (!args.agent.is_empty()).then_some(&command),
+                "hook_command_note": command_note.as_ref().filter(|_| !args.agent.is_empty()),
             })
         );
     } else {
@@ -80,14 +82,24 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
                 println!("  note: {note}");
             }
         }
+        if let (Some(note), false) = (&command_note, args.agent.is_empty()) {
+            println!("  note: {note}");
+        }
         println!("Next: edit .orchestration/active_intents.yaml, then run `intent validate`.");
     }
     Ok(exit::OK)
 }
 
-/// The command hooks run: plain `intent` when that is this binary on PATH, else the
-/// absolute path of this binary (so a fresh checkout works without installing).
-fn intent_command() -> String {
+/// The command hooks run, and what the user should know about it. Configuration is
+/// committed and shared, so it names `intent` as found on PATH whenever it can:
+///
+/// - an `intent` on PATH → `intent`;
+/// - none, and this binary is a build output or in a temporary directory → still
+///   `intent` (a build path would break every teammate's hooks, and this one's at
+///   the next `cargo clean`), with a note saying how to install it;
+/// - none, and this binary is installed elsewhere → its absolute path, with a note
+///   that the path is this machine's.
+fn intent_command() -> (String, Option<String>) {
     let me = std::env::current_exe()
         .ok()
         .and_then(|p| p.canonicalize().ok());
@@ -95,13 +107,37 @@ fn intent_command() -> String {
         std::env::split_paths(&paths)
             .map(|dir| dir.join("intent"))
             .find(|candidate| candidate.is_file())
-            .and_then(|p| p.canonicalize().ok())
     });
     match (me, on_path) {
-        (Some(me), Some(found)) if me == found => "intent".to_string(),
-        (Some(me), _) => shell_quote(&me),
-        (None, _) => "intent".to_string(),
+        (_, Some(_)) | (None, None) => ("intent".to_string(), None),
+        (Some(me), None) if is_transient(&me) => (
+            "intent".to_string(),
+            Some(format!(
+                "the hooks call `intent`, which is not on PATH yet ({} is a build output): \
+                 install it with `cargo install --path cli`, or put its directory on PATH",
+                me.display()
+            )),
+        ),
+        (Some(me), None) => (
+            shell_quote(&me),
+            Some(format!(
+                "`intent` is not on PATH, so the hooks call {}: that path is this machine's; \
+                 put `intent` on PATH and run `intent init --agent …` again before committing \
+                 the configuration",
+                me.display()
+            )),
+        ),
     }
+}
+
+/// Whether `path` is a Cargo build output or in the temporary directory.
+fn is_transient(path: &Path) -> bool {
+    let in_target = path.ancestors().any(|dir| {
+        dir.file_name().is_some_and(|n| n == "target") && dir.join("CACHEDIR.TAG").exists()
+    });
+    let temp = std::env::temp_dir();
+    let temp = temp.canonicalize().unwrap_or(temp);
+    in_target || path.starts_with(&temp)
 }
 
 /// Quotes a path for a shell command line when it needs quoting.

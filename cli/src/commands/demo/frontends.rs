@@ -19,6 +19,7 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
         let _ = std::fs::remove_dir_all(&ws);
         std::fs::create_dir_all(&ws)?;
         let out = Command::new(bin)
+            .env("PATH", super::path_with(bin))
             .arg("--workspace")
             .arg(&ws)
             .args(["init", "--agent", fe])
@@ -51,6 +52,7 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
         if fe == "codex" {
             say("$ intent doctor   # specs, ledger, hook wiring, projections");
             let out = Command::new(bin)
+                .env("PATH", super::path_with(bin))
                 .arg("--workspace")
                 .arg(&ws)
                 .arg("doctor")

@@ -231,6 +231,17 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
+/// `PATH` with the directory of the demo's `intent` first, so the configuration
+/// `intent init --agent` writes (plain `intent`) finds this binary.
+pub(super) fn path_with(bin: &std::path::Path) -> std::ffi::OsString {
+    let dir = bin
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).unwrap_or(rest)
+}
+
 fn step(title: &str) {
     println!("\n== {title}");
 }
