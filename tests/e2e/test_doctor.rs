@@ -104,18 +104,24 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
 }
 
 #[test]
-fn a_matcher_that_routes_only_our_mcp_tools_is_flagged_and_init_updates_it() {
+fn a_matcher_that_routes_only_our_mcp_tools_fails_and_init_updates_it() {
     let ws = TestWorkspace::empty();
     let out = ws.run(&["init", "--agent", "claude-code"], None);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(status(&doctor(&ws).1, "claude-code MCP routing"), ["ok"]);
+    assert_eq!(status(&doctor(&ws).1, "claude-code wiring"), ["ok"]);
     // Settings written by an older version: other servers' tools bypass the hooks.
     let path = ws.root().join(".claude/settings.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let old = text.replace("mcp__.*", "mcp__intent__.*");
     assert_ne!(old, text);
     std::fs::write(&path, &old).unwrap();
-    assert_eq!(status(&doctor(&ws).1, "claude-code MCP routing"), ["warn"]);
+    let (code, body) = doctor(&ws);
+    assert_eq!(code, Some(1));
+    assert_eq!(status(&body, "claude-code wiring"), ["fail"]);
+    assert!(
+        body.to_string().contains("other MCP servers' tools"),
+        "{body}"
+    );
     let out = ws.run(&["init", "--agent", "claude-code"], None);
     assert!(out.status.success(), "{}", stderr(&out));
     let settings: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -123,5 +129,160 @@ fn a_matcher_that_routes_only_our_mcp_tools_is_flagged_and_init_updates_it() {
         let matcher = settings["hooks"][event][0]["matcher"].as_str().unwrap();
         assert!(matcher.ends_with("|mcp__.*"), "{event}: {matcher}");
     }
-    assert_eq!(status(&doctor(&ws).1, "claude-code MCP routing"), ["ok"]);
+    assert_eq!(status(&doctor(&ws).1, "claude-code wiring"), ["ok"]);
+}
+
+/// Removes or breaks each event the gate needs, in each front-end's configuration, in
+/// turn: doctor fails and names it; `intent init --agent X` repairs it.
+#[test]
+fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
+    use serde_json::Value;
+    let ws = TestWorkspace::new();
+    let agents = ["claude-code", "codex", "gemini", "cursor", "cline"];
+    for agent in agents {
+        let out = ws.run(&["init", "--agent", agent], None);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let (code, body) = doctor(&ws);
+    assert_eq!(code, Some(0), "{body:#}");
+    for agent in agents {
+        assert_eq!(
+            status(&body, &format!("{agent} wiring")),
+            ["ok"],
+            "{body:#}"
+        );
+    }
+
+    // (front-end, file, how to break it, what doctor must name)
+    type Break = fn(&mut Value);
+    let cases: Vec<(&str, &str, Break, &str)> = vec![
+        (
+            "claude-code",
+            ".claude/settings.json",
+            |c| {
+                c["hooks"].as_object_mut().unwrap().remove("PreToolUse");
+            },
+            "PreToolUse",
+        ),
+        (
+            "claude-code",
+            ".claude/settings.json",
+            |c| {
+                c["hooks"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("PostToolUseFailure");
+            },
+            "PostToolUseFailure",
+        ),
+        (
+            "claude-code",
+            ".claude/settings.json",
+            |c| {
+                c["hooks"]["PreToolUse"][0]["matcher"] = "Write|Edit|mcp__intent__.*".into();
+            },
+            "MultiEdit, NotebookEdit, Bash, other MCP servers' tools",
+        ),
+        (
+            "codex",
+            ".codex/hooks.json",
+            |c| {
+                c["hooks"]["PreToolUse"][0]["matcher"] = "Bash".into();
+            },
+            "apply_patch",
+        ),
+        (
+            "codex",
+            ".codex/hooks.json",
+            |c| {
+                c["hooks"].as_object_mut().unwrap().remove("Stop");
+            },
+            "Stop",
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            |c| {
+                c["hooks"].as_object_mut().unwrap().remove("BeforeTool");
+            },
+            "BeforeTool",
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            |c| {
+                c["hooks"].as_object_mut().unwrap().remove("AfterAgent");
+            },
+            "AfterAgent",
+        ),
+        (
+            "cursor",
+            ".cursor/hooks.json",
+            |c| {
+                c["hooks"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("beforeShellExecution");
+            },
+            "beforeShellExecution",
+        ),
+    ];
+    for (agent, rel, break_it, named) in cases {
+        let path = ws.root().join(rel);
+        let mut config: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        break_it(&mut config);
+        std::fs::write(&path, serde_json::to_string_pretty(&config).unwrap()).unwrap();
+        let (code, body) = doctor(&ws);
+        assert_eq!(code, Some(1), "{agent}: {body:#}");
+        let check = body["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| {
+                c["check"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("{agent} wiring"))
+            })
+            .unwrap();
+        assert_eq!(check["status"], "fail", "{check}");
+        let detail = check["detail"].as_str().unwrap();
+        assert!(detail.contains(named), "{agent}: {detail}");
+        assert!(
+            detail.contains(&format!("intent init --agent {agent}")),
+            "{detail}"
+        );
+        let out = ws.run(&["init", "--agent", agent], None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let (code, body) = doctor(&ws);
+        assert_eq!(
+            code,
+            Some(0),
+            "init --agent {agent} did not repair: {body:#}"
+        );
+    }
+
+    // Cline: a deleted script, then one made non-executable.
+    use std::os::unix::fs::PermissionsExt as _;
+    let pre = ws.root().join(".clinerules/hooks/PreToolUse");
+    std::fs::remove_file(&pre).unwrap();
+    let (code, body) = doctor(&ws);
+    assert_eq!(code, Some(1));
+    assert!(
+        body.to_string().contains("no `intent hook` on PreToolUse"),
+        "{body:#}"
+    );
+    ws.run(&["init", "--agent", "cline"], None);
+    let post = ws.root().join(".clinerules/hooks/PostToolUse");
+    std::fs::set_permissions(&post, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, body) = doctor(&ws);
+    assert_eq!(code, Some(1));
+    assert!(
+        body.to_string().contains("PostToolUse is not executable"),
+        "{body:#}"
+    );
+    ws.run(&["init", "--agent", "cline"], None);
+    let (code, body) = doctor(&ws);
+    assert_eq!(code, Some(0), "{body:#}");
 }

@@ -56,12 +56,13 @@ pub fn run(config: &Config, _args: DoctorArgs) -> anyhow::Result<u8> {
         for c in &checks {
             println!("  [{:<4}] {}: {}", c.status, c.name, c.detail);
         }
+        let warnings = checks.iter().filter(|c| c.status == "warn").count();
         println!(
             "{}",
-            if failed {
-                "Some checks failed."
-            } else {
-                "All good."
+            match (failed, warnings) {
+                (true, _) => "Some checks failed.".to_string(),
+                (false, 0) => "All good.".to_string(),
+                (false, n) => format!("No failure; {n} warning(s) above say what to look at."),
             }
         );
     }
@@ -283,63 +284,17 @@ fn front_ends(root: &Path) -> Vec<Check> {
             ),
         });
     }
-    checks.extend(mcp_routing(root));
+    checks.extend(
+        super::doctor_wiring::check(root)
+            .into_iter()
+            .map(|(name, status, detail)| Check::new(name, status, detail)),
+    );
     if checks.is_empty() {
         checks.push(Check::new(
             "front-ends",
             "warn",
             "no front-end is wired; run `intent init --agent claude-code` (or codex, gemini, cline, cursor)",
         ));
-    }
-    checks
-}
-
-/// Claude Code and Codex call a hook only for tools its matcher names: every MCP
-/// tool must reach the gate (`mcp__.*`), not only our own.
-fn mcp_routing(root: &Path) -> Vec<Check> {
-    let mut checks = Vec::new();
-    for (fe, rel) in [
-        ("claude-code", ".claude/settings.json"),
-        ("codex", ".codex/hooks.json"),
-    ] {
-        let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
-            continue;
-        };
-        let Ok(config) = serde_json::from_str::<Value>(&text) else {
-            continue;
-        };
-        let groups = config["hooks"]["PreToolUse"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let ours: Vec<&Value> = groups
-            .iter()
-            .filter(|g| {
-                g["hooks"].as_array().is_some_and(|hs| {
-                    hs.iter()
-                        .any(|h| h["command"].as_str().is_some_and(|c| c.contains(" hook")))
-                })
-            })
-            .collect();
-        if ours.is_empty() {
-            continue;
-        }
-        let routes_all = ours
-            .iter()
-            .any(|g| match g.get("matcher").and_then(Value::as_str) {
-                None | Some("" | "*" | ".*") => true,
-                Some(m) => m.split('|').any(|alt| alt == "mcp__.*" || alt == "mcp__.+"),
-            });
-        let name = format!("{fe} MCP routing ({rel})");
-        checks.push(if routes_all {
-            Check::new(name, "ok", "every MCP tool reaches the gate")
-        } else {
-            Check::new(
-                name,
-                "warn",
-                format!("the PreToolUse matcher does not send other MCP servers' tools to the gate; run `intent init --agent {fe}` again"),
-            )
-        });
     }
     checks
 }

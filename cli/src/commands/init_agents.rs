@@ -279,21 +279,19 @@ pub fn cursor(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
 /// Cline: an executable per event in `.clinerules/hooks/` that runs our hook.
 pub fn cline(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
     let mut changed = Vec::new();
-    for event in [
-        "TaskStart",
-        "TaskResume",
-        "UserPromptSubmit",
-        "PreToolUse",
-        "PostToolUse",
-        "TaskCancel",
-        "TaskComplete",
-    ] {
+    for event in super::doctor_wiring::CLINE_EVENTS {
         let rel = format!(".clinerules/hooks/{event}");
         let path = root.join(&rel);
         let script = format!(
             "#!/bin/sh\n# Written by `intent init --agent cline`.\nexec {command} hook cline\n"
         );
         if std::fs::read_to_string(&path).ok().as_deref() == Some(script.as_str()) {
+            // Ours, but maybe no longer executable: Cline would skip it.
+            use std::os::unix::fs::PermissionsExt as _;
+            if std::fs::metadata(&path)?.permissions().mode() & 0o111 == 0 {
+                make_executable(&path)?;
+                changed.push(rel);
+            }
             continue;
         }
         anyhow::ensure!(

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod classify;
 pub mod demo;
 pub mod doctor;
+mod doctor_wiring;
 pub mod export;
 pub mod hook;
 pub mod init;
