@@ -234,7 +234,14 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
+    // Everything it created is inside --dir.
+    let beside: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(beside, ["demo"], "the demo left files outside --dir");
     let text = stdout(&out);
+    assert!(text.contains("Everything it creates is in"), "{text}");
     for expected in [
         "overlapping_scope",
         "torn tail",

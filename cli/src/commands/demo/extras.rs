@@ -39,8 +39,10 @@ pub fn mcp(bin: &Path, root: &Path) -> anyhow::Result<()> {
         true,
     )?;
     say(&format!(
-        "server/discover probe → {}",
-        clip(&probe["error"]["message"].to_string(), 60)
+        "Claude Code first probes `server/discover`, a method this server does not offer; \
+         it answers with a standard JSON-RPC error (code {}), as expected, and the \
+         handshake goes on",
+        probe["error"]["code"]
     ));
     let init = ask(
         json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "demo", "version": "1"}}}),

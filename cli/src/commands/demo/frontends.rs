@@ -15,7 +15,7 @@ use super::say;
 pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let mut ledgers = Vec::new();
     for fe in ["codex", "gemini"] {
-        let ws = root.with_file_name(format!("demo-{fe}"));
+        let ws = super::side_dir(root, fe);
         let _ = std::fs::remove_dir_all(&ws);
         std::fs::create_dir_all(&ws)?;
         let out = Command::new(bin)

@@ -55,13 +55,13 @@ fn agent_write(
     Ok(())
 }
 
-/// Runs the act in `base/git/` (skipped, saying so, without git).
+/// Runs the act in `base/.demo/git/` (skipped, saying so, without git).
 pub fn tour(bin: &Path, base: &Path) -> anyhow::Result<()> {
     if Command::new("git").arg("--version").output().is_err() {
         say("git is not installed here: skipped");
         return Ok(());
     }
-    let dir = base.join("git");
+    let dir = super::side_dir(base, "git");
     std::fs::create_dir_all(&dir)?;
     let remote = dir.join("remote.git");
     git(

@@ -31,7 +31,7 @@ active_intents:
 
 /// Walks INT-010 through its lifecycle in a workspace of its own.
 pub fn tour(bin: &Path, root: &Path) -> anyhow::Result<()> {
-    let ws = root.with_file_name("demo-lifecycle");
+    let ws = super::side_dir(root, "lifecycle");
     let _ = std::fs::remove_dir_all(&ws);
     std::fs::create_dir_all(&ws)?;
     let intent = |args: &[&str]| -> anyhow::Result<(bool, String)> {

@@ -81,6 +81,12 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     };
     let workspace = Workspace::at(&root);
     let ledger_path = workspace.ledger_path();
+    println!(
+        "Intent Ledger tour. Everything it creates is in {} (the demo workspace, and the \
+         other workspaces it compares in {}/.demo/); nothing outside it is touched.",
+        root.display(),
+        root.display()
+    );
 
     step("1. Initialize a workspace");
     for path in workspace.init()? {
@@ -229,6 +235,11 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
         root.display()
     ));
     Ok(exit::OK)
+}
+
+/// A workspace of the tour's besides the main one, inside the demo directory.
+pub(super) fn side_dir(root: &std::path::Path, name: &str) -> std::path::PathBuf {
+    root.join(".demo").join(name)
 }
 
 /// `PATH` with the directory of the demo's `intent` first, so the configuration
