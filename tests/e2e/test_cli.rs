@@ -243,6 +243,16 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
     let text = stdout(&out);
     assert!(text.contains("Everything it creates is in"), "{text}");
     for expected in [
+        // Two agents at once (the seeds' verification workflow).
+        "Builder: Bash `rm -rf build` before selecting any intent\n     → deny [no_active_intent]",
+        "Builder: Write src/api/types.ts (the Architect's scope, not INT-102's)\n     → deny [scope_violation]",
+        "the Architect changed it)\n     → deny [stale_file]",
+        "builder-1 INT-102 src/billing/invoice.ts AST_REFACTOR after sha256:",
+        "architect-1 INT-101 src/shared/config.ts INTENT_EVOLUTION",
+        // The ledger and git.
+        "fetched alice@example.com on ",
+        "from alice@example.com on ",
+        "restored 2 events from refs/intent/ledgers/",
         "overlapping_scope",
         "torn tail",
         "corrupt at seq",

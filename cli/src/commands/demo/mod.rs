@@ -6,6 +6,7 @@ mod git;
 mod lifecycle;
 mod queries;
 mod session;
+mod two_agents;
 
 use std::path::PathBuf;
 
@@ -126,16 +127,19 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     );
     session::play(&bin, &root)?;
 
-    step("3c. The MCP server Claude Code talks to (`intent mcp`, stdio JSON-RPC)");
+    step("3c. Two agents at once: an Architect and a Builder under different intents");
+    two_agents::tour(&bin, &root)?;
+
+    step("3d. The MCP server Claude Code talks to (`intent mcp`, stdio JSON-RPC)");
     extras::mcp(&bin, &root)?;
 
-    step("3d. `intent classify --check`: is a change a pure refactor? (exit 0 yes, 5 no)");
+    step("3e. `intent classify --check`: is a change a pure refactor? (exit 0 yes, 5 no)");
     extras::classify(&bin, &root)?;
 
-    step("3e. The same session through Codex's and Gemini CLI's hooks: identical ledgers");
+    step("3f. The same session through Codex's and Gemini CLI's hooks: identical ledgers");
     frontends::replay(&bin, &root)?;
 
-    step("3f. An intent's lifecycle: DRAFT → IN_PROGRESS → proposed → DONE, with a dependency");
+    step("3g. An intent's lifecycle: DRAFT → IN_PROGRESS → proposed → DONE, with a dependency");
     lifecycle::tour(&bin, &root)?;
 
     step("4. Read the ledger back (`intent log`)");

@@ -346,7 +346,7 @@ pub(super) fn run(bin: &Path, root: &Path, payload: &Value) -> anyhow::Result<Va
 }
 
 /// Prints a hook reply in one or two lines.
-fn show(reply: &Value) {
+pub(super) fn show(reply: &Value) {
     let out = &reply["hookSpecificOutput"];
     if let Some(decision) = out["permissionDecision"].as_str() {
         let text = out["permissionDecisionReason"].as_str().unwrap_or_default();
