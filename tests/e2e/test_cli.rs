@@ -229,7 +229,7 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("demo");
     let out = std::process::Command::new(intent_bin())
-        .args(["demo", "--dir"])
+        .args(["demo", "--verbose", "--dir"])
         .arg(&target)
         .output()
         .unwrap();
@@ -244,9 +244,9 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
     assert!(text.contains("Everything it creates is in"), "{text}");
     for expected in [
         // Two agents at once (the seeds' verification workflow).
-        "Builder: Bash `rm -rf build` before selecting any intent\n     → deny [no_active_intent]",
-        "Builder: Write src/api/types.ts (the Architect's scope, not INT-102's)\n     → deny [scope_violation]",
-        "the Architect changed it)\n     → deny [stale_file]",
+        "Builder: Bash `rm -rf build` before selecting any intent → deny [no_active_intent]",
+        "Builder: Write src/api/types.ts (the Architect's scope, not INT-102's) → deny [scope_violation]",
+        "the Architect changed it) → deny [stale_file]",
         "builder-1 INT-102 src/billing/invoice.ts AST_REFACTOR after sha256:",
         "architect-1 INT-101 src/shared/config.ts INTENT_EVOLUTION",
         // The ledger and git.
@@ -332,4 +332,25 @@ fn bench_reports_every_figure_with_units_on_a_small_workload() {
         .output()
         .unwrap();
     assert_eq!(text.status.code(), Some(2), "usage error for a bad number");
+}
+
+#[test]
+fn the_demo_by_default_is_short_and_says_how_to_see_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("short");
+    let out = std::process::Command::new(intent_bin())
+        .args(["demo", "--dir"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines = text.lines().count();
+    assert!(lines < 200, "the short tour has {lines} lines");
+    assert!(
+        text.contains("`intent demo --verbose` shows them"),
+        "{text}"
+    );
+    assert!(text.contains("→ deny [stale_file]"), "{text}");
+    assert!(root.join(".orchestration/agent_trace.jsonl").is_file());
 }

@@ -28,7 +28,16 @@ pub struct DemoArgs {
     /// Build the demo workspace here (must not exist yet) instead of a temp dir.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+    /// Print every line of every step (by default each step shows its first lines).
+    #[arg(long, short)]
+    pub verbose: bool,
 }
+
+/// Lines each step prints unless `--verbose`.
+const LINES_PER_STEP: usize = 12;
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static SHOWN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static HIDDEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The specs the demo writes: three intents, one of them with a deliberate warning.
 const DEMO_SPECS: &str = r#"# Demo specs written by `intent demo`.
@@ -64,6 +73,7 @@ active_intents:
 
 /// Runs the tour and prints what happens in plain words.
 pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
+    VERBOSE.store(args.verbose, std::sync::atomic::Ordering::Relaxed);
     let root = match args.dir {
         Some(dir) => {
             anyhow::ensure!(
@@ -233,6 +243,7 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     git::tour(&bin, &root)?;
 
     step("Done");
+    VERBOSE.store(true, std::sync::atomic::Ordering::Relaxed);
     say(&format!("the workspace is {}", root.display()));
     say(&format!(
         "explore it: intent --workspace {} log",
@@ -258,9 +269,25 @@ pub(super) fn path_with(bin: &std::path::Path) -> std::ffi::OsString {
 }
 
 fn step(title: &str) {
+    flush_hidden();
     println!("\n== {title}");
 }
 
+/// Says how many lines of the step just ended were left out.
+fn flush_hidden() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let hidden = HIDDEN.swap(0, Relaxed);
+    SHOWN.store(0, Relaxed);
+    if hidden > 0 {
+        println!("   … {hidden} more line(s): `intent demo --verbose` shows them");
+    }
+}
+
 pub(super) fn say(text: &str) {
-    println!("   {text}");
+    use std::sync::atomic::Ordering::Relaxed;
+    if VERBOSE.load(Relaxed) || SHOWN.fetch_add(1, Relaxed) < LINES_PER_STEP {
+        println!("   {text}");
+    } else {
+        HIDDEN.fetch_add(1, Relaxed);
+    }
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::say;
-use super::session::{run, show};
+use super::session::run;
 
 const SPECS: &str = "active_intents:
   - id: INT-101
@@ -101,6 +101,24 @@ impl Agent<'_> {
     }
 }
 
+/// `allow`, or `deny [reason type]`.
+fn brief(reply: &Value) -> String {
+    let out = &reply["hookSpecificOutput"];
+    match out["permissionDecision"].as_str() {
+        Some("deny") => {
+            let text = out["permissionDecisionReason"].as_str().unwrap_or_default();
+            let kind = text
+                .find("{\"type\":\"")
+                .map(|i| &text[i + 9..])
+                .and_then(|rest| rest.split('"').next())
+                .unwrap_or("?");
+            format!("deny [{kind}]")
+        }
+        Some(other) => other.to_string(),
+        None => "allow".to_string(),
+    }
+}
+
 fn refused(reply: &Value) -> bool {
     reply["hookSpecificOutput"]["permissionDecision"].as_str() == Some("deny")
 }
@@ -119,8 +137,7 @@ fn parallel(
     for (who, result) in [("Architect", a), ("Builder", b)] {
         let steps = result.map_err(|_| anyhow::anyhow!("{who}'s thread panicked"))??;
         for (what, reply) in steps {
-            say(&format!("{who}: {what}"));
-            show(&reply);
+            say(&format!("{who}: {what} → {}", brief(&reply)));
         }
     }
     Ok(())
