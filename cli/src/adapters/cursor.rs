@@ -1,12 +1,18 @@
-//! Cursor: `.cursor/hooks.json` with `afterFileEdit`, `beforeShellExecution`,
-//! `beforeMCPExecution`, `beforeReadFile`, `beforeSubmitPrompt` and `stop`. Common
-//! fields: `conversation_id, generation_id, hook_event_name, workspace_roots[]`
-//! (+ `model`). Permission replies are `{permission, user_message, agent_message}`.
+//! Cursor: `.cursor/hooks.json` (version 1). Common fields: `conversation_id,
+//! generation_id, hook_event_name, workspace_roots[]` (+ `model`). Permission replies
+//! are `{permission, user_message, agent_message}`.
 //!
-//! Cursor has no hook before a file edit: `afterFileEdit` is observe-only. The edit
-//! is traced like any write, and an edit no active intent covers is recorded as a
-//! violation on its `tool.post` event; it cannot be blocked. Shell and MCP calls are
-//! gated before they run.
+//! - `preToolUse` gates the agent's file edits (`Write`, `StrReplace`, `Edit`,
+//!   `MultiEdit`, `Delete`) before they happen, and any tool it does not know; shell,
+//!   MCP and read tools pass there, because their own hooks (`beforeShellExecution`,
+//!   `beforeMCPExecution`, `beforeReadFile`) gate them with what they know (the MCP
+//!   server, the working directory).
+//! - `afterFileEdit` traces an agent edit, `afterTabFileEdit` a Tab completion;
+//!   `postToolUse` of `Shell` runs the after-the-fact shell check;
+//!   `postToolUseFailure` leaves a lesson.
+//! - Cursors without `preToolUse` (before 2026) still only report edits after the fact:
+//!   an edit no active intent covers is then recorded as a violation on its
+//!   `tool.post` event and told at the next permission reply.
 
 use std::path::PathBuf;
 
@@ -19,20 +25,47 @@ use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
 /// Cursor's hook events.
 pub const EVENTS: &[&str] = &[
+    "sessionStart",
+    "preToolUse",
+    "postToolUse",
+    "postToolUseFailure",
     "afterFileEdit",
+    "afterTabFileEdit",
     "beforeShellExecution",
     "beforeMCPExecution",
     "beforeReadFile",
     "beforeSubmitPrompt",
     "stop",
+    "sessionEnd",
+];
+
+/// Cursor's agent tools that edit a file, and the input keys that may name it.
+const EDIT_TOOLS: &[&str] = &["Write", "StrReplace", "Edit", "MultiEdit", "Delete"];
+const PATH_KEYS: &[&str] = &["file_path", "path", "target_file", "relative_path"];
+/// Tools gated by their own hook or that only read: `preToolUse` lets them pass.
+const PASSED_TOOLS: &[&str] = &[
+    "Shell",
+    "Read",
+    "Grep",
+    "Glob",
+    "LS",
+    "ListDir",
+    "FileSearch",
+    "SemanticSearch",
+    "CodebaseSearch",
+    "ReadLints",
+    "WebSearch",
+    "WebFetch",
+    "Task",
+    "TodoWrite",
 ];
 
 /// The tools Cursor's events stand for.
 const TOOLS: ToolTable = ToolTable {
-    writes: &[("edit_file", &["file_path"])],
+    writes: &[("edit_file", &["file_path"]), ("tab_edit", &["file_path"])],
     patches: &[],
     shells: &[("run_terminal_cmd", "command")],
-    reads: &[("read_file", &["file_path"])],
+    reads: &[("read_file", &["file_path"]), ("cursor_tool", &[])],
     native_handshake: false,
 };
 
@@ -56,7 +89,22 @@ impl Adapter for Cursor {
         let session = required(payload, "conversation_id", "payload")?;
         let (phase, tool) = match name.as_str() {
             "beforeSubmitPrompt" => (Phase::PromptSubmit, None),
-            "stop" => (Phase::Stop, None),
+            "stop" | "sessionEnd" => (Phase::Stop, None),
+            "sessionStart" => (Phase::SessionStart, None),
+            "preToolUse" => (Phase::PreTool, Some(agent_tool(payload, &session, false)?)),
+            "postToolUse" => (Phase::PostTool, Some(agent_tool(payload, &session, true)?)),
+            "postToolUseFailure" => (
+                Phase::PostToolFailure,
+                Some(agent_tool(payload, &session, true)?),
+            ),
+            "afterTabFileEdit" => {
+                let path = required(payload, "file_path", "afterTabFileEdit")?;
+                let input = json!({"file_path": path, "edits": payload.get("edits")});
+                (
+                    Phase::PostTool,
+                    Some(call("tab_edit", input, &session, true)?),
+                )
+            }
             "afterFileEdit" => {
                 let path = required(payload, "file_path", "afterFileEdit")?;
                 let input = json!({"file_path": path, "edits": payload.get("edits")});
@@ -143,7 +191,7 @@ impl Adapter for Cursor {
 
     fn render(&self, event_name: &str, reply: &Reply) -> Value {
         match event_name {
-            "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" => {
+            "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" | "preToolUse" => {
                 match &reply.refusal {
                     Some(refusal) => json!({
                         "permission": if refusal.ask { "ask" } else { "deny" },
@@ -160,13 +208,17 @@ impl Adapter for Cursor {
                 }
             }
             "beforeSubmitPrompt" => json!({"continue": true}),
+            "sessionStart" | "postToolUse" => match &reply.context {
+                Some(context) => json!({"additional_context": context}),
+                None => json!({}),
+            },
             _ => json!({}),
         }
     }
 
     fn fail_closed(&self, event_name: &str, message: &str) -> Value {
         match event_name {
-            "beforeShellExecution" | "beforeMCPExecution" | "" => json!({
+            "beforeShellExecution" | "beforeMCPExecution" | "preToolUse" | "" => json!({
                 "permission": "deny",
                 "user_message": message,
                 "agent_message": message,
@@ -187,6 +239,51 @@ fn call(name: &str, input: Value, session: &str, post: bool) -> Result<ToolCall,
         Some(use_id),
         post.then(|| json!({"is_error": false})),
     ))
+}
+
+/// The tool of a `preToolUse`, `postToolUse` or `postToolUseFailure` event: a file
+/// edit as `edit_file` (gated and, after it, traced by `afterFileEdit`), `Shell` as
+/// `run_terminal_cmd` after it ran (the input its `beforeShellExecution` had, so the
+/// two pair), tools gated elsewhere or read-only as `cursor_tool` (passes), and any
+/// other tool under its own name (unknown: destructive, needs an intent).
+fn agent_tool(payload: &Value, session: &str, post: bool) -> Result<ToolCall, PayloadError> {
+    let tool = required(payload, "tool_name", "payload")?;
+    let input = match payload.get("tool_input") {
+        Some(Value::String(text)) => serde_json::from_str(text).unwrap_or(json!({})),
+        Some(value @ Value::Object(_)) => value.clone(),
+        _ => json!({}),
+    };
+    if EDIT_TOOLS.contains(&tool.as_str()) {
+        let path = PATH_KEYS
+            .iter()
+            .find_map(|k| input.get(*k).and_then(Value::as_str))
+            .ok_or_else(|| {
+                PayloadError(format!("`{tool}` names no file ({})", PATH_KEYS.join(", ")))
+            })?;
+        if post {
+            // `afterFileEdit` traces the edit (with its edits): nothing more here.
+            return call(
+                "cursor_tool",
+                json!({"tool": tool, "file_path": path}),
+                session,
+                true,
+            );
+        }
+        return call("edit_file", json!({"file_path": path}), session, false);
+    }
+    if tool == "Shell" && post {
+        let command = input.get("command").cloned().unwrap_or(Value::Null);
+        return call(
+            "run_terminal_cmd",
+            json!({"command": command}),
+            session,
+            true,
+        );
+    }
+    if PASSED_TOOLS.contains(&tool.as_str()) || tool.starts_with("MCP:") {
+        return call("cursor_tool", json!({"tool": tool}), session, post);
+    }
+    call(&format!("cursor_{tool}"), input, session, post)
 }
 
 /// Whether a Cursor MCP server command line runs `intent mcp` (as `intent init`

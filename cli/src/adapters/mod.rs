@@ -108,11 +108,13 @@ pub fn detect(payload: &Value) -> FrontEnd {
 }
 
 /// What each front-end can do with a refusal, for the gate to decide whether it is
-/// enforced (`gate::decide`): Cursor reports edits only after they happened, and
-/// Cline's hooks can only refuse by cancelling the whole task.
+/// enforced (`gate::decide`): Cline's hooks can only refuse by cancelling the whole
+/// task.
 pub fn capabilities(front_end: FrontEnd) -> intent_ledger::gate::Capabilities {
     intent_ledger::gate::Capabilities {
-        blocks_before_write: front_end != FrontEnd::Cursor,
+        // Every front-end's write reaches the gate before it happens now that Cursor
+        // has `preToolUse`; Cursor's older after-the-fact edits are judged in Post.
+        blocks_before_write: true,
         refusal_cancels_task: front_end == FrontEnd::Cline,
     }
 }

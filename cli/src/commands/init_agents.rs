@@ -14,7 +14,7 @@ pub fn note(agent: Agent) -> Option<&'static str> {
         Agent::Codex => Some("Codex runs project hooks only in a trusted project and only once the hooks are trusted (or with `--dangerously-bypass-hook-trust`); it skips untrusted hooks silently."),
         Agent::Gemini => Some("Gemini CLI loads project hooks only in a trusted folder (or with GEMINI_CLI_TRUST_WORKSPACE=true); edits and shell commands need `--approval-mode auto_edit` or `--yolo` to run unattended."),
         Agent::Cline => Some("Cline's MCP servers live in its own settings: add `intent mcp` there to use the handshake tools; `/intent INT-001` in a prompt works without it."),
-        Agent::Cursor => Some("Cursor cannot block an edit before it happens: edits outside an active intent are recorded as violations; shell and MCP calls are gated."),
+        Agent::Cursor => Some("Cursor gates the agent's edits in `preToolUse` (Cursor 2026 and later); an older Cursor reports edits only after they happen, and those outside an active intent are recorded as violations. Tab completions are traced, never refused."),
         Agent::ClaudeCode => Some("Claude Code's sandbox keeps .orchestration/ and the hook wiring read-only for Bash commands; on Linux it needs bubblewrap and socat, without which Claude Code warns and runs commands unsandboxed (the gate still applies). To turn it off: {\"sandbox\": {\"enabled\": false}} in .claude/settings.local.json."),
     }
 }

@@ -34,7 +34,12 @@ impl Turn<'_, '_> {
             .cwd
             .clone()
             .unwrap_or_else(|| self.root().to_path_buf());
-        if let (FrontEnd::Cursor, Action::Write { paths, .. }) = (self.front_end, &tool.action) {
+        // A Tab completion is the person's edit, not the agent's: traced, never a
+        // violation.
+        let agent_edit = tool.action.tool() != "tab_edit";
+        if let (FrontEnd::Cursor, Action::Write { paths, .. }, true) =
+            (self.front_end, &tool.action, agent_edit)
+        {
             if let Some(violation) = self.observed_violation(paths, &cwd, active.as_deref()) {
                 post["violation"] = violation;
             }
