@@ -13,10 +13,7 @@ pub type Finding = (String, &'static str, String);
 
 /// A hook event a front-end must run us on, and the tools its matcher must match
 /// (none: an event without a matcher).
-struct Need {
-    event: &'static str,
-    tools: &'static [&'static str],
-}
+type Need = (&'static str, &'static [&'static str]);
 
 /// A tool of another MCP server: the gate must see those too.
 const FOREIGN_MCP: &str = "mcp__other_server__delete_everything";
@@ -37,75 +34,20 @@ const GEMINI_TOOLS: &[&str] = &[
     "other_server__delete",
 ];
 
+#[rustfmt::skip]
 const CLAUDE: &[Need] = &[
-    Need {
-        event: "PreToolUse",
-        tools: CLAUDE_TOOLS,
-    },
-    Need {
-        event: "PostToolUse",
-        tools: CLAUDE_TOOLS,
-    },
-    Need {
-        event: "PostToolUseFailure",
-        tools: CLAUDE_TOOLS,
-    },
-    Need {
-        event: "UserPromptSubmit",
-        tools: &[],
-    },
-    Need {
-        event: "SessionStart",
-        tools: &[],
-    },
-    Need {
-        event: "Stop",
-        tools: &[],
-    },
+    ("PreToolUse", CLAUDE_TOOLS), ("PostToolUse", CLAUDE_TOOLS), ("PostToolUseFailure", CLAUDE_TOOLS),
+    ("UserPromptSubmit", &[]), ("SessionStart", &[]), ("Stop", &[]),
 ];
+#[rustfmt::skip]
 const CODEX: &[Need] = &[
-    Need {
-        event: "PreToolUse",
-        tools: CODEX_TOOLS,
-    },
-    Need {
-        event: "PostToolUse",
-        tools: CODEX_TOOLS,
-    },
-    Need {
-        event: "UserPromptSubmit",
-        tools: &[],
-    },
-    Need {
-        event: "SessionStart",
-        tools: &[],
-    },
-    Need {
-        event: "Stop",
-        tools: &[],
-    },
+    ("PreToolUse", CODEX_TOOLS), ("PostToolUse", CODEX_TOOLS),
+    ("UserPromptSubmit", &[]), ("SessionStart", &[]), ("Stop", &[]),
 ];
+#[rustfmt::skip]
 const GEMINI: &[Need] = &[
-    Need {
-        event: "BeforeTool",
-        tools: GEMINI_TOOLS,
-    },
-    Need {
-        event: "AfterTool",
-        tools: GEMINI_TOOLS,
-    },
-    Need {
-        event: "BeforeAgent",
-        tools: &[],
-    },
-    Need {
-        event: "AfterAgent",
-        tools: &[],
-    },
-    Need {
-        event: "SessionStart",
-        tools: &[],
-    },
+    ("BeforeTool", GEMINI_TOOLS), ("AfterTool", GEMINI_TOOLS),
+    ("BeforeAgent", &[]), ("AfterAgent", &[]), ("SessionStart", &[]),
 ];
 
 /// Cline's hook scripts `intent init --agent cline` writes.
@@ -182,19 +124,18 @@ fn read_json(path: &Path, rel: &str, fe: &str, found: &mut Vec<Finding>) -> Opti
 fn matcher_format(fe: &str, rel: &str, hooks: &Value, needs: &[Need]) -> Finding {
     let mut missing = Vec::new();
     let mut gaps = Vec::new();
-    for need in needs {
-        let groups: Vec<&Value> = hooks[need.event]
+    for (event, tools) in needs {
+        let groups: Vec<&Value> = hooks[*event]
             .as_array()
             .into_iter()
             .flatten()
             .filter(|g| runs_us(&g["hooks"]))
             .collect();
         if groups.is_empty() {
-            missing.push(need.event);
+            missing.push(*event);
             continue;
         }
-        let unrouted: Vec<&str> = need
-            .tools
+        let unrouted: Vec<&str> = tools
             .iter()
             .copied()
             .filter(|tool| !groups.iter().any(|g| matches(g.get("matcher"), tool)))
@@ -202,7 +143,7 @@ fn matcher_format(fe: &str, rel: &str, hooks: &Value, needs: &[Need]) -> Finding
         if !unrouted.is_empty() {
             gaps.push(format!(
                 "{}'s matcher does not send {} to the gate",
-                need.event,
+                event,
                 unrouted
                     .iter()
                     .map(|t| if *t == FOREIGN_MCP {

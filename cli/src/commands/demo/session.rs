@@ -346,15 +346,19 @@ pub(super) fn run(bin: &Path, root: &Path, payload: &Value) -> anyhow::Result<Va
 }
 
 /// Prints a hook reply in one or two lines.
+/// The `type` of the structured reason inside a refusal's text.
+pub(super) fn reason_kind(text: &str) -> &str {
+    text.find("{\"type\":\"")
+        .map(|i| &text[i + 9..])
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or("?")
+}
+
 pub(super) fn show(reply: &Value) {
     let out = &reply["hookSpecificOutput"];
     if let Some(decision) = out["permissionDecision"].as_str() {
         let text = out["permissionDecisionReason"].as_str().unwrap_or_default();
-        let kind = text
-            .find("{\"type\":\"")
-            .map(|i| &text[i + 9..])
-            .and_then(|rest| rest.split('"').next())
-            .unwrap_or("?");
+        let kind = reason_kind(text);
         let sentence = text.lines().next().unwrap_or_default();
         say(&format!("  → {decision} [{kind}] {}", clip(sentence, 140)));
     } else if let Some(context) = out["additionalContext"].as_str() {

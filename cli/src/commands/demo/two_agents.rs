@@ -107,12 +107,7 @@ fn brief(reply: &Value) -> String {
     match out["permissionDecision"].as_str() {
         Some("deny") => {
             let text = out["permissionDecisionReason"].as_str().unwrap_or_default();
-            let kind = text
-                .find("{\"type\":\"")
-                .map(|i| &text[i + 9..])
-                .and_then(|rest| rest.split('"').next())
-                .unwrap_or("?");
-            format!("deny [{kind}]")
+            format!("deny [{}]", super::session::reason_kind(text))
         }
         Some(other) => other.to_string(),
         None => "allow".to_string(),
