@@ -119,6 +119,16 @@ pub struct Reply {
     pub post_block: Option<String>,
 }
 
+impl Reply {
+    /// Adds `text` to the context the model gets, after what is there already.
+    pub fn add_context(&mut self, text: String) {
+        self.context = Some(match self.context.take() {
+            Some(existing) => format!("{existing}\n{text}"),
+            None => text,
+        });
+    }
+}
+
 /// A deny or an ask.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Refusal {

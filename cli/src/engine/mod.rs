@@ -258,27 +258,18 @@ impl Turn<'_, '_> {
             Phase::PreTool => {
                 let pending = self.pending_violations();
                 let notices = self.pending_notices();
-                let reply = self.pre_tool(event)?;
-                let mut reply = reply;
+                let mut reply = self.pre_tool(event)?;
                 if !notices.is_empty() {
-                    let told = format!(
+                    reply.add_context(format!(
                         "<intent_ledger>From other sessions: {}</intent_ledger>",
                         context::escape(&notices.join("; "))
-                    );
-                    reply.context = Some(match reply.context.take() {
-                        Some(existing) => format!("{existing}\n{told}"),
-                        None => told,
-                    });
+                    ));
                 }
                 if !pending.is_empty() {
-                    let told = format!(
-                        "<intent_ledger>Recorded since your last action (this front-end cannot block edits before they happen): {}. Select the intent that owns these files, or undo them.</intent_ledger>",
+                    reply.add_context(format!(
+                        "<intent_ledger>Recorded since your last action (the front-end reported these edits only after they happened): {}. Select the intent that owns these files, or undo them.</intent_ledger>",
                         context::escape(&pending.join("; "))
-                    );
-                    reply.context = Some(match reply.context.take() {
-                        Some(existing) => format!("{existing}\n{told}"),
-                        None => told,
-                    });
+                    ));
                 }
                 Ok(reply)
             }

@@ -212,7 +212,12 @@ pub fn publish(workspace: &Workspace, measure: bool) -> anyhow::Result<Published
         sealed_seq: sealed_last,
         segment_lines: SEGMENT_LINES,
         pieces,
-        user: user(dir),
+        // A turn-end checkpoint keeps the owner it recorded (one git process fewer
+        // per turn); `sync` reads it afresh.
+        user: match (&previous, measure) {
+            (Some(m), false) => m.user.clone(),
+            _ => user(dir),
+        },
         machine: machine(),
         clone: workspace.git().map_or_else(
             || dir.display().to_string(),
