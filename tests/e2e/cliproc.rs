@@ -83,6 +83,34 @@ pub struct Finished {
     pub stderr: String,
 }
 
+impl Finished {
+    /// Whether the CLI exited 0 within its time limit.
+    pub fn succeeded(&self) -> bool {
+        self.status.success() && !self.timed_out
+    }
+
+    /// A session's account for assertion messages: how `cli` ended, the requests its
+    /// mock model received, what the model got back from the tools (`results`, named
+    /// `what`), and everything the CLI printed.
+    pub fn describe(
+        &self,
+        cli: &str,
+        requests: &[crate::mockhttp::RecordedRequest],
+        what: &str,
+        results: &dyn std::fmt::Debug,
+    ) -> String {
+        let paths: Vec<_> = requests
+            .iter()
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect();
+        format!(
+            "{cli} {} (timed out: {}, {:?})\nrequests: {paths:?}\n{what}: {results:#?}\n\
+             --- stdout ---\n{}\n--- stderr ---\n{}",
+            self.status, self.timed_out, self.elapsed, self.stdout, self.stderr
+        )
+    }
+}
+
 /// Runs `cmd` (stdin closed) in its own process group until it exits or `timeout`
 /// passes; then kills the whole group, so hooks left running die with it.
 ///

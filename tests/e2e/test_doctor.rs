@@ -42,13 +42,22 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
             "cline",
             "--agent",
             "cursor",
+            "--agent",
+            "copilot",
         ],
         None,
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let (code, body) = doctor(&ws);
     assert_eq!(code, Some(0), "{body:#}");
-    for fe in ["claude-code", "codex", "gemini", "cline", "cursor"] {
+    for fe in [
+        "claude-code",
+        "codex",
+        "gemini",
+        "cline",
+        "cursor",
+        "copilot",
+    ] {
         let found = status(&body, &format!("{fe} hook"));
         assert!(
             !found.is_empty() && found.iter().all(|s| *s == "ok"),
@@ -140,7 +149,14 @@ fn a_matcher_that_routes_only_our_mcp_tools_fails_and_init_updates_it() {
 fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
     use serde_json::Value;
     let ws = TestWorkspace::new();
-    let agents = ["claude-code", "codex", "gemini", "cursor", "cline"];
+    let agents = [
+        "claude-code",
+        "codex",
+        "gemini",
+        "cursor",
+        "cline",
+        "copilot",
+    ];
     for agent in agents {
         let out = ws.run(&["init", "--agent", agent], None);
         assert!(out.status.success(), "{}", stderr(&out));
@@ -227,6 +243,29 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
                     .remove("beforeShellExecution");
             },
             "beforeShellExecution",
+        ),
+        (
+            "copilot",
+            ".github/hooks/intent.json",
+            |c| {
+                c["hooks"].as_object_mut().unwrap().remove("preToolUse");
+            },
+            "preToolUse",
+        ),
+        (
+            "copilot",
+            ".github/hooks/intent.json",
+            // Registered under the wrong event: the hook would read the payload
+            // as an agentStop and gate nothing.
+            |c| {
+                let entry = &mut c["hooks"]["preToolUse"][0];
+                entry["bash"] = entry["bash"]
+                    .as_str()
+                    .unwrap()
+                    .replace("--event preToolUse", "--event agentStop")
+                    .into();
+            },
+            "preToolUse",
         ),
     ];
     for (agent, rel, break_it, named) in cases {

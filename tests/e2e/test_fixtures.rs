@@ -25,6 +25,7 @@ const FRONT_ENDS: &[&str] = &[
     "gemini",
     "cline",
     "cursor",
+    "copilot",
     "generic",
 ];
 
@@ -86,7 +87,14 @@ fn validate(name: &str, fixture: &Value) {
     };
     keys(
         fixture,
-        &["description", "setup", "malformed", "payload", "expect"],
+        &[
+            "description",
+            "event",
+            "setup",
+            "malformed",
+            "payload",
+            "expect",
+        ],
         "the fixture",
     );
     assert!(
@@ -94,6 +102,7 @@ fn validate(name: &str, fixture: &Value) {
         "{name}: needs a description"
     );
     assert!(fixture["payload"].is_object(), "{name}: needs a payload");
+    assert!(fixture.get("event").is_none_or(Value::is_string), "{name}");
     if let Some(setup) = fixture.get("setup") {
         keys(setup, &["select", "files"], "setup");
         assert!(setup.get("select").is_none_or(Value::is_string), "{name}");
@@ -158,6 +167,7 @@ fn refused(fe: &str, reply: &Value) -> bool {
         "gemini" => reply["decision"] == "deny",
         "cline" => reply["cancel"] == true,
         "cursor" => reply["permission"] == "deny",
+        "copilot" => reply["permissionDecision"] == "deny",
         "generic" => reply["allowed"] == false,
         other => panic!("{other}"),
     }
@@ -165,7 +175,12 @@ fn refused(fe: &str, reply: &Value) -> bool {
 
 /// The session a payload belongs to, in its front-end's field.
 fn session_of(fe: &str, payload: &Value) -> Option<String> {
+    // A Copilot subagent works under its parent session.
+    if fe == "copilot" && payload["parentAgentId"].is_string() {
+        return payload["parentAgentId"].as_str().map(str::to_string);
+    }
     let key = match fe {
+        "copilot" => "sessionId",
         "cline" => "taskId",
         "cursor" => "conversation_id",
         _ => "session_id",
@@ -200,8 +215,16 @@ fn run(fixture: &Fixture, fe: &str, named: bool) -> (TestWorkspace, Run) {
         assert!(out.status.success(), "{name}: select: {}", stderr(&out));
     }
     let before = ws.events().len();
-    let args: &[&str] = if named { &["hook", fe] } else { &["hook"] };
-    let out: Output = ws.run(args, Some(case["payload"].to_string().as_bytes()));
+    let mut args: Vec<&str> = if named {
+        vec!["hook", fe]
+    } else {
+        vec!["hook"]
+    };
+    // The event the hook is registered for, where the payload does not say it.
+    if let Some(event) = case["event"].as_str() {
+        args.extend(["--event", event]);
+    }
+    let out: Output = ws.run(&args, Some(case["payload"].to_string().as_bytes()));
     let how = if named { "named" } else { "detected" };
     assert_eq!(
         out.status.code(),
@@ -366,15 +389,22 @@ fn cursor_fixtures() {
 }
 
 #[test]
+fn copilot_fixtures() {
+    run_front_end("copilot");
+}
+
+#[test]
 fn generic_fixtures() {
     run_front_end("generic");
 }
 
-/// The event of a payload and the tool it calls (`-` for none), as a front-end names
+/// The event of a fixture and the tool it calls (`-` for none), as a front-end names
 /// them.
-fn event_and_tool(fe: &str, payload: &Value) -> (String, String) {
+fn event_and_tool(fe: &str, case: &Value) -> (String, String) {
     let text = |v: &Value| v.as_str().unwrap_or("-").to_string();
+    let payload = &case["payload"];
     match fe {
+        "copilot" => (text(&case["event"]), text(&payload["toolName"])),
         "cline" => {
             let section = if payload["preToolUse"].is_object() {
                 &payload["preToolUse"]
@@ -478,6 +508,24 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
             ],
         ),
         (
+            "copilot",
+            &[
+                "sessionStart",
+                "userPromptSubmitted",
+                "preToolUse create",
+                "preToolUse edit",
+                "preToolUse bash",
+                "preToolUse view",
+                "preToolUse intent-select_active_intent",
+                "postToolUse create",
+                "postToolUse edit",
+                "postToolUse bash",
+                "postToolUseFailure",
+                "agentStop",
+                "sessionEnd",
+            ],
+        ),
+        (
             "generic",
             &[
                 "session_start",
@@ -522,7 +570,7 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
                 malformed += 1;
                 continue;
             }
-            let (event, tool) = event_and_tool(fe, &case["payload"]);
+            let (event, tool) = event_and_tool(fe, &case);
             covered.insert(format!("{event} {tool}"));
             covered.insert(event);
         }

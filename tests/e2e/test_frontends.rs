@@ -8,7 +8,14 @@ use crate::common::{stderr, TestWorkspace};
 pub const SPECS: &str = "active_intents:\n  - id: INT-001\n    name: Auth\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n  - id: INT-002\n    name: Later\n    status: BLOCKED\n    blocked_reason: needs design\n    owned_scope: [\"lib/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n";
 
 /// The front-ends whose writes are gated before they happen.
-const GATED: &[&str] = &["claude-code", "codex", "gemini", "cline", "generic"];
+const GATED: &[&str] = &[
+    "claude-code",
+    "codex",
+    "gemini",
+    "cline",
+    "copilot",
+    "generic",
+];
 
 /// Builds a front-end's native payloads.
 struct Native<'a> {
@@ -37,6 +44,7 @@ impl Native<'_> {
                 "write_to_file".into(),
                 json!({"path": path, "content": content}),
             ),
+            "copilot" => ("create".into(), json!({"path": abs, "file_text": content})),
             other => panic!("no writes for {other}"),
         }
     }
@@ -51,6 +59,10 @@ impl Native<'_> {
             "cline" => (
                 "use_mcp_tool".into(),
                 json!({"server_name": "intent", "tool_name": "select_active_intent", "arguments": json!({"intent_id": id}).to_string()}),
+            ),
+            "copilot" => (
+                "intent-select_active_intent".into(),
+                json!({"intent_id": id}),
             ),
             other => panic!("no select for {other}"),
         }
@@ -117,6 +129,15 @@ impl Native<'_> {
                 }
                 p
             }
+            "copilot" => {
+                // The payload names its event, as `--event` would have added it.
+                let mut p = json!({"hookEventName": if post {"postToolUse"} else {"preToolUse"},
+                    "sessionId": session, "timestamp": 1795617496091u64, "cwd": root, "toolName": tool, "toolArgs": input});
+                if post {
+                    p["toolResult"] = json!({"resultType": "success", "textResultForLlm": "done"});
+                }
+                p
+            }
             other => panic!("no tools for {other}"),
         }
     }
@@ -137,6 +158,7 @@ fn refused(fe: &str, reply: &Value) -> bool {
         "cline" => reply["cancel"] == true,
         "generic" => reply["allowed"] == false,
         "cursor" => reply["permission"] == "deny",
+        "copilot" => reply["permissionDecision"] == "deny",
         other => panic!("{other}"),
     }
 }
@@ -311,6 +333,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         let mut wrong = good.clone();
         let session_key = match *fe {
             "cline" => "taskId",
+            "copilot" => "sessionId",
             _ => "session_id",
         };
         wrong[session_key] = json!(42);
@@ -336,6 +359,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         let mut unknown = good.clone();
         match *fe {
             "cline" => unknown["preToolUse"]["toolName"] = json!("frobnicate"),
+            "copilot" => unknown["toolName"] = json!("frobnicate"),
             _ => unknown["tool_name"] = json!("frobnicate"),
         }
         let reply = run(&ws, fe, &unknown);
@@ -380,7 +404,7 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
     .unwrap();
     let args = [
         "--json", "init", "--agent", "codex", "--agent", "gemini", "--agent", "cline", "--agent",
-        "cursor",
+        "cursor", "--agent", "copilot",
     ];
     let out = ws.run(&args, None);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -398,6 +422,7 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         ".cursor/hooks.json",
         ".cursor/mcp.json",
         ".clinerules/hooks/PreToolUse",
+        ".github/hooks/intent.json",
     ] {
         assert!(written.contains(&file), "{file} not in {written:?}");
     }
@@ -454,6 +479,29 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         run_configured(&ws, &cursor_cmd, &shell)["permission"],
         "deny"
     );
+    // Copilot: every event names itself; bash and powershell run the same command.
+    let copilot = read(".github/hooks/intent.json");
+    assert_eq!(copilot["version"], 1);
+    for (event, entries) in copilot["hooks"].as_object().unwrap() {
+        let entry = &entries[0];
+        assert_eq!(entry["type"], "command");
+        assert_eq!(entry["bash"], entry["powershell"]);
+        assert!(
+            entry["bash"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("hook copilot --event {event}")),
+            "{entry}"
+        );
+    }
+    let copilot_cmd = copilot["hooks"]["preToolUse"][0]["bash"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let create = json!({"sessionId": "s", "timestamp": 1, "cwd": ws.root(), "toolName": "create",
+        "toolArgs": {"path": ws.root().join("src/x.ts"), "file_text": "x"}});
+    let reply = run_configured(&ws, &copilot_cmd, &create);
+    assert_eq!(reply["permissionDecision"], "deny", "{reply}");
 }
 
 #[test]

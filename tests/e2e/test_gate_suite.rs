@@ -967,15 +967,17 @@ enum Fe {
     Gemini,
     Cursor,
     Cline,
+    Copilot,
     Generic,
 }
 
-const FRONT_ENDS: [Fe; 6] = [
+const FRONT_ENDS: [Fe; 7] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
     Fe::Cursor,
     Fe::Cline,
+    Fe::Copilot,
     Fe::Generic,
 ];
 
@@ -1064,6 +1066,7 @@ impl Fe {
             Fe::Gemini => "gemini",
             Fe::Cursor => "cursor",
             Fe::Cline => "cline",
+            Fe::Copilot => "copilot",
             Fe::Generic => "generic",
         }
     }
@@ -1155,6 +1158,23 @@ impl Fe {
                 "use_mcp_tool".into(),
                 json!({"server_name": server, "tool_name": tool, "arguments": fill(args)}),
             ),
+            (Fe::Copilot, Call::Shell(cmd)) => (
+                "bash".into(),
+                json!({"command": fill(cmd), "description": "suite"}),
+            ),
+            (Fe::Copilot, Call::Write(path)) => (
+                "create".into(),
+                json!({"path": abs(path), "file_text": "x\n"}),
+            ),
+            (Fe::Copilot, Call::Edit(path)) => (
+                "edit".into(),
+                json!({"path": abs(path), "old_str": "a", "new_str": "b"}),
+            ),
+            // Copilot names an MCP tool `<server>-<tool>`.
+            (Fe::Copilot, Call::Mcp(server, tool, args)) => (
+                format!("{server}-{tool}"),
+                serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
+            ),
             (Fe::Cursor, _) => return self.cursor_payload(&root_text, call, &fill),
         };
         match self {
@@ -1195,6 +1215,9 @@ impl Fe {
             }
             Fe::Generic => json!({"event": "pre", "session_id": SESSION, "cwd": root_text,
                 "tool_name": tool, "tool_input": input, "tool_use_id": format!("generic_suite_{n}")}),
+            // The event comes from `--event` (see `ask_gate`), as `intent init` wires it.
+            Fe::Copilot => json!({"sessionId": SESSION, "timestamp": 1795617496091u64,
+                "cwd": root_text, "toolName": tool, "toolArgs": input}),
             Fe::Cursor => unreachable!(),
         }
     }
@@ -1275,6 +1298,14 @@ impl Fe {
                     _ => Err(format!("no `permission`: {reply}")),
                 }
             }
+            Fe::Copilot => match obj.get("permissionDecision").and_then(Value::as_str) {
+                Some("deny") => {
+                    let text = text_of(obj.get("permissionDecisionReason"));
+                    Ok(refusal(&text, asks(&text)))
+                }
+                Some("allow") | None => Ok(allow()),
+                Some(_) => Err(format!("unknown permissionDecision: {reply}")),
+            },
             Fe::Cline => match obj.get("cancel").and_then(Value::as_bool) {
                 Some(false) => Ok(allow()),
                 Some(true) => {
@@ -1312,8 +1343,12 @@ fn ask_gate(ws: &TestWorkspace, fe: Fe, call: &Call, n: usize) -> Result<Reply, 
     let payload = fe.payload(ws.root(), call, n);
     // Durability does not change a verdict; skipping fsyncs keeps thousands of
     // hooks quick (set on the child only).
+    let mut args = vec!["hook", fe.arg()];
+    if fe == Fe::Copilot {
+        args.extend(["--event", "preToolUse"]);
+    }
     let mut child = ws
-        .command(&["hook", fe.arg()])
+        .command(&args)
         .env("INTENT_DURABILITY", "never")
         .spawn()
         .map_err(|e| format!("cannot spawn intent: {e}"))?;
@@ -1472,9 +1507,10 @@ fn every_front_end_meets_the_gate_spec() {
             Config::PolicyNoIntent,
             Config::PolicyIntent,
         ] {
-            // Cursor sends an MCP tool's name without its server: the policy's
+            // Cursor sends an MCP tool's name without its server, Copilot joins
+            // them with `-` (server names hold `-` too): the policy's
             // `mcp__fs__read_file` cannot be matched there.
-            if config.has_policy() && fe == Fe::Cursor {
+            if config.has_policy() && matches!(fe, Fe::Cursor | Fe::Copilot) {
                 continue;
             }
             let list = if config.has_policy() {
@@ -1684,6 +1720,11 @@ fn cursor_replies_are_parsed() {
 #[test]
 fn cline_replies_are_parsed() {
     adapter_output_is_parsed(Fe::Cline);
+}
+
+#[test]
+fn copilot_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::Copilot);
 }
 
 #[test]

@@ -9,6 +9,7 @@
 pub mod claude_code;
 pub mod cline;
 pub mod codex;
+pub mod copilot;
 pub mod cursor;
 pub mod fields;
 pub mod gemini;
@@ -66,6 +67,7 @@ pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
         FrontEnd::Gemini => &gemini::Gemini,
         FrontEnd::Cline => &cline::Cline,
         FrontEnd::Cursor => &cursor::Cursor,
+        FrontEnd::Copilot => &copilot::Copilot,
         FrontEnd::Generic => &generic::Generic,
     }
 }
@@ -91,6 +93,9 @@ pub fn detect(payload: &Value) -> FrontEnd {
         .is_some_and(|file| file.starts_with("rollout-"));
     if has("clineVersion") || has("hookName") || has("taskId") {
         FrontEnd::Cline
+    } else if has("toolArgs") || has("toolResult") || has(copilot::EVENT_FIELD) || has("sessionId")
+    {
+        FrontEnd::Copilot
     } else if has("conversation_id") || has("generation_id") || cursor::EVENTS.contains(&name) {
         FrontEnd::Cursor
     } else if gemini::EVENTS.contains(&name) && (!shared || has("timestamp")) {

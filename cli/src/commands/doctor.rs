@@ -224,6 +224,29 @@ fn configured_commands(root: &Path) -> Vec<(&'static str, String, String)> {
             found.push((fe, rel.to_string(), command));
         }
     }
+    // Copilot: every `.github/hooks/*.json` file, its `bash` commands (other
+    // tools' hooks share the directory: only ours are probed).
+    if let Ok(entries) = std::fs::read_dir(root.join(".github/hooks")) {
+        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        {
+            let rel = format!(
+                ".github/hooks/{}",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            );
+            let Some(config) = json_file(&rel) else {
+                continue;
+            };
+            let mut commands = Vec::new();
+            collect_commands(&config["hooks"], &mut commands);
+            for command in commands.into_iter().filter(|c| c.contains(" hook copilot")) {
+                found.push(("copilot", rel.clone(), command));
+            }
+        }
+    }
     if let Ok(entries) = std::fs::read_dir(root.join(".clinerules/hooks")) {
         for entry in entries.flatten() {
             let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
@@ -240,9 +263,12 @@ fn configured_commands(root: &Path) -> Vec<(&'static str, String, String)> {
 fn collect_commands(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
-            if let Some(command) = map.get("command").and_then(Value::as_str) {
-                if !out.iter().any(|c| c == command) {
-                    out.push(command.to_string());
+            // `command` (Claude Code's format and most others), `bash` (Copilot's).
+            for key in ["command", "bash"] {
+                if let Some(command) = map.get(key).and_then(Value::as_str) {
+                    if !out.iter().any(|c| c == command) {
+                        out.push(command.to_string());
+                    }
                 }
             }
             map.values().for_each(|v| collect_commands(v, out));
@@ -293,7 +319,7 @@ fn front_ends(root: &Path) -> Vec<Check> {
         checks.push(Check::new(
             "front-ends",
             "warn",
-            "no front-end is wired; run `intent init --agent claude-code` (or codex, gemini, cline, cursor)",
+            "no front-end is wired; run `intent init --agent claude-code` (or codex, gemini, cline, cursor, copilot)",
         ));
     }
     checks

@@ -86,6 +86,9 @@ pub fn check(root: &Path) -> Vec<Finding> {
             .collect();
         found.push(verdict("cursor", ".cursor/hooks.json", &missing, &[]));
     }
+    if let Some(finding) = copilot(root, &mut found) {
+        found.push(finding);
+    }
     let cline = root.join(".clinerules/hooks");
     if cline.is_dir() {
         let mut missing = Vec::new();
@@ -102,6 +105,56 @@ pub fn check(root: &Path) -> Vec<Finding> {
         found.push(verdict("cline", ".clinerules/hooks/", &missing, &broken));
     }
     found
+}
+
+/// GitHub Copilot: every `.github/hooks/*.json` file counts; each event the gate
+/// needs must run `intent hook copilot --event <that event>` from its `bash` command
+/// (a command naming another event would be read as that event).
+fn copilot(root: &Path, found: &mut Vec<Finding>) -> Option<Finding> {
+    let dir = root.join(".github/hooks");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    let mut configs = Vec::new();
+    for path in &files {
+        let rel = format!(
+            ".github/hooks/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        configs.extend(read_json(path, &rel, "copilot", found));
+    }
+    let ours = |config: &Value| {
+        config["hooks"].as_object().is_some_and(|hooks| {
+            hooks
+                .values()
+                .any(|list| list.to_string().contains(" hook copilot"))
+        })
+    };
+    if !configs.iter().any(ours) {
+        // Hooks of other tools only: not wired by us, nothing to prove.
+        return None;
+    }
+    let missing: Vec<&str> = crate::adapters::copilot::EVENTS
+        .iter()
+        .copied()
+        .filter(|event| {
+            let wanted = format!(" hook copilot --event {event}");
+            !configs.iter().any(|config| {
+                config["hooks"][*event].as_array().is_some_and(|list| {
+                    list.iter().any(|h| {
+                        h["bash"].as_str().is_some_and(|c| {
+                            c.contains("intent") && c.trim_end().ends_with(&wanted)
+                        })
+                    })
+                })
+            })
+        })
+        .collect();
+    Some(verdict("copilot", ".github/hooks/", &missing, &[]))
 }
 
 fn read_json(path: &Path, rel: &str, fe: &str, found: &mut Vec<Finding>) -> Option<Value> {

@@ -34,6 +34,8 @@ pub enum FrontEndArg {
     Cline,
     /// Cursor (`.cursor/hooks.json`).
     Cursor,
+    /// GitHub Copilot CLI (`.github/hooks/*.json`; give `--event`).
+    Copilot,
     /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
 }
@@ -46,6 +48,7 @@ impl FrontEndArg {
             FrontEndArg::Gemini => FrontEnd::Gemini,
             FrontEndArg::Cline => FrontEnd::Cline,
             FrontEndArg::Cursor => FrontEnd::Cursor,
+            FrontEndArg::Copilot => FrontEnd::Copilot,
             FrontEndArg::Generic => FrontEnd::Generic,
         }
     }
@@ -58,22 +61,33 @@ pub struct HookArgs {
     /// front-end is recognized from the payload's shape.
     #[arg(value_enum)]
     pub front_end: Option<FrontEndArg>,
+    /// The event this hook is registered for, for front-ends whose payloads do not
+    /// name it (GitHub Copilot CLI: `--event preToolUse`). A payload that names its
+    /// event itself keeps its own name.
+    #[arg(long, value_name = "EVENT")]
+    pub event: Option<String>,
 }
 
 /// Reads the payload, runs the engine, prints the reply. Always exits 0 with a reply
 /// the front-end understands, except when even that is impossible (exit 2 blocks).
 pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
-    let reply = answer(config, args.front_end.map(FrontEndArg::front_end));
+    let reply = answer(
+        config,
+        args.front_end.map(FrontEndArg::front_end),
+        args.event.as_deref(),
+    );
     let mut out = std::io::stdout().lock();
     writeln!(out, "{reply}")?;
     out.flush()?;
     Ok(exit::OK)
 }
 
-fn answer(config: &Config, front_end: Option<FrontEnd>) -> Value {
+fn answer(config: &Config, front_end: Option<FrontEnd>, event: Option<&str>) -> Value {
     // Until the payload is read, a refusal goes out in the named front-end's words
     // (Claude Code's when none is named: Codex reads it too).
     let named = adapters::adapter(front_end.unwrap_or(FrontEnd::ClaudeCode));
+    // The event the hook was registered for, when given: its fail-closed reply.
+    let early_event = event.unwrap_or("");
     let mut input = Vec::new();
     let read = std::io::stdin()
         .lock()
@@ -81,17 +95,17 @@ fn answer(config: &Config, front_end: Option<FrontEnd>) -> Value {
         .read_to_end(&mut input);
     if let Err(e) = read {
         return named.fail_closed(
-            "",
+            early_event,
             &format!("intent gate: cannot read the hook payload ({e}); refusing to be safe."),
         );
     }
     if input.len() as u64 > MAX_PAYLOAD_BYTES {
         return named.fail_closed(
-            "",
+            early_event,
             "intent gate: the hook payload is over 64 MiB; refusing to be safe.",
         );
     }
-    let payload: Value = match std::str::from_utf8(&input)
+    let mut payload: Value = match std::str::from_utf8(&input)
         .map_err(|e| format!("is not valid UTF-8 ({e})"))
         .and_then(|text| serde_json::from_str(text).map_err(|e| format!("is not JSON ({e})")))
     {
@@ -99,11 +113,16 @@ fn answer(config: &Config, front_end: Option<FrontEnd>) -> Value {
         Err(why) => {
             eprintln!("intent hook: the payload {why}");
             return named.fail_closed(
-                "",
+                early_event,
                 &format!("intent gate: the hook payload {why}; refusing to be safe."),
             );
         }
     };
+    if let (Some(event), Value::Object(fields)) = (event, &mut payload) {
+        fields
+            .entry(adapters::copilot::EVENT_FIELD)
+            .or_insert_with(|| Value::String(event.to_string()));
+    }
     let adapter = adapters::adapter(front_end.unwrap_or_else(|| adapters::detect(&payload)));
     let name = adapter.event_name(&payload);
     let event = match adapter.parse(&payload) {
@@ -171,7 +190,7 @@ fn answer(config: &Config, front_end: Option<FrontEnd>) -> Value {
 }
 
 /// The workspace of a hook: `--workspace`, else the front-end's project directory
-/// variable (`$CLAUDE_PROJECT_DIR`, `$GEMINI_PROJECT_DIR`), else the payload's `cwd`,
+/// variable (`$CLAUDE_PROJECT_DIR`, `$GEMINI_PROJECT_DIR`, `$COPILOT_PROJECT_DIR`), else the payload's `cwd`,
 /// else the current directory.
 fn hook_workspace(config: &Config, event: &HookEvent) -> Workspace {
     if config.explicit_workspace {
@@ -179,6 +198,8 @@ fn hook_workspace(config: &Config, event: &HookEvent) -> Workspace {
     }
     let variable = match event.front_end {
         FrontEnd::Gemini => "GEMINI_PROJECT_DIR",
+        // Copilot also sets CLAUDE_PROJECT_DIR; its own name is the one to trust.
+        FrontEnd::Copilot => "COPILOT_PROJECT_DIR",
         _ => "CLAUDE_PROJECT_DIR",
     };
     if let Some(dir) = std::env::var_os(variable) {

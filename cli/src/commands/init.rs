@@ -22,6 +22,8 @@ pub enum Agent {
     Cline,
     /// Cursor: `.cursor/hooks.json` and `.cursor/mcp.json`.
     Cursor,
+    /// GitHub Copilot CLI and coding agent: `.github/hooks/intent.json`.
+    Copilot,
 }
 
 /// Arguments of `intent init`.
@@ -51,6 +53,7 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
             Agent::Gemini => configured.extend(agents::gemini(workspace.root(), &command)?),
             Agent::Cline => configured.extend(agents::cline(workspace.root(), &command)?),
             Agent::Cursor => configured.extend(agents::cursor(workspace.root(), &command)?),
+            Agent::Copilot => configured.extend(agents::copilot(workspace.root(), &command)?),
         }
     }
     created.extend(configured.iter().cloned());

@@ -14,6 +14,7 @@ pub fn note(agent: Agent) -> Option<&'static str> {
         Agent::Codex => Some("Codex runs project hooks only in a trusted project and only once the hooks are trusted (or with `--dangerously-bypass-hook-trust`); it skips untrusted hooks silently."),
         Agent::Gemini => Some("Gemini CLI loads project hooks only in a trusted folder (or with GEMINI_CLI_TRUST_WORKSPACE=true); edits and shell commands need `--approval-mode auto_edit` or `--yolo` to run unattended."),
         Agent::Cline => Some("Cline's MCP servers live in its own settings: add `intent mcp` there to use the handshake tools; `/intent INT-001` in a prompt works without it."),
+        Agent::Copilot => Some("GitHub Copilot CLI and the Copilot coding agent read .github/hooks/; commit the file for the coding agent to use it. Copilot has no way to ask a person from a hook, so a refusal that needs one is a deny saying so. Name the intent in a prompt (`/intent INT-001`), or register `intent mcp` in Copilot's MCP settings for the handshake tools."),
         Agent::Cursor => Some("Cursor gates the agent's edits in `preToolUse` (Cursor 2026 and later); an older Cursor reports edits only after they happen, and those outside an active intent are recorded as violations. Tab completions are traced, never refused."),
         Agent::ClaudeCode => Some("Claude Code's sandbox keeps .orchestration/ and the hook wiring read-only for Bash commands; on Linux it needs bubblewrap and socat, without which Claude Code warns and runs commands unsandboxed (the gate still applies). To turn it off: {\"sandbox\": {\"enabled\": false}} in .claude/settings.local.json."),
     }
@@ -273,6 +274,41 @@ pub fn cursor(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
         changed.push(file.to_string());
     }
     changed.extend(mcp_servers_json(root, ".cursor/mcp.json", command, false)?);
+    Ok(changed)
+}
+
+/// GitHub Copilot CLI (and the Copilot coding agent): `.github/hooks/intent.json`,
+/// one entry per event with a `bash` and a `powershell` command. Copilot's payloads
+/// do not name their event, so each command names it (`--event`).
+pub fn copilot(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
+    let file = ".github/hooks/intent.json";
+    let path = root.join(file);
+    let mut config = read_json_object(&path)?;
+    let mut touched = config.get("version").is_none();
+    if touched {
+        config["version"] = json!(1);
+    }
+    for event in crate::adapters::copilot::EVENTS {
+        let hook_command = format!("{command} hook copilot --event {event}");
+        let list = hook_list(&mut config, file, event)?;
+        if !list
+            .iter()
+            .any(|h| h["bash"].as_str() == Some(hook_command.as_str()))
+        {
+            list.push(json!({
+                "type": "command",
+                "bash": hook_command,
+                "powershell": hook_command,
+                "timeoutSec": 30,
+            }));
+            touched = true;
+        }
+    }
+    let mut changed = Vec::new();
+    if touched {
+        write_json(&path, &config)?;
+        changed.push(file.to_string());
+    }
     Ok(changed)
 }
 

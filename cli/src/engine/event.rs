@@ -19,18 +19,21 @@ pub enum FrontEnd {
     Cline,
     /// The Cursor editor.
     Cursor,
+    /// GitHub Copilot CLI (and the Copilot coding agent, same hook files).
+    Copilot,
     /// The seeds' Roo Code fork, or any tool speaking the plain JSON event.
     Generic,
 }
 
 impl FrontEnd {
     /// Every front-end, in the order the CLI lists them.
-    pub const ALL: [FrontEnd; 6] = [
+    pub const ALL: [FrontEnd; 7] = [
         FrontEnd::ClaudeCode,
         FrontEnd::Codex,
         FrontEnd::Gemini,
         FrontEnd::Cline,
         FrontEnd::Cursor,
+        FrontEnd::Copilot,
         FrontEnd::Generic,
     ];
 
@@ -42,6 +45,7 @@ impl FrontEnd {
             FrontEnd::Gemini => "gemini",
             FrontEnd::Cline => "cline",
             FrontEnd::Cursor => "cursor",
+            FrontEnd::Copilot => "copilot",
             FrontEnd::Generic => "generic",
         }
     }

@@ -183,30 +183,17 @@ impl CodexOutcome {
 
     /// Describes the session for assertion messages.
     pub fn describe(&self) -> String {
-        let paths: Vec<_> = self
-            .requests
-            .iter()
-            .map(|r| format!("{} {}", r.method, r.path))
-            .collect();
-        format!(
-            "codex {} (timed out: {}, {:?})\nrequests: {paths:?}\ntool outputs: {:#?}\n\
-             --- stdout ---\n{}\n--- stderr ---\n{}",
-            self.run.status,
-            self.run.timed_out,
-            self.run.elapsed,
-            self.tool_outputs(),
-            self.run.stdout,
-            self.run.stderr
+        self.run.describe(
+            "codex",
+            &self.requests,
+            "tool outputs",
+            &self.tool_outputs(),
         )
     }
 
     /// Panics with [`describe`](Self::describe) unless `codex` exited 0 in time.
     pub fn assert_success(&self) {
-        assert!(
-            self.run.status.success() && !self.run.timed_out,
-            "{}",
-            self.describe()
-        );
+        assert!(self.run.succeeded(), "{}", self.describe());
     }
 }
 

@@ -185,29 +185,16 @@ impl GeminiOutcome {
 
     /// Describes the session for assertion messages.
     pub fn describe(&self) -> String {
-        let paths: Vec<_> = self
-            .requests
-            .iter()
-            .map(|r| format!("{} {}", r.method, r.path))
-            .collect();
-        format!(
-            "gemini {} (timed out: {}, {:?})\nrequests: {paths:?}\nfunction responses: {:#?}\n\
-             --- stdout ---\n{}\n--- stderr ---\n{}",
-            self.run.status,
-            self.run.timed_out,
-            self.run.elapsed,
-            self.function_responses(),
-            self.run.stdout,
-            self.run.stderr
+        self.run.describe(
+            "gemini",
+            &self.requests,
+            "function responses",
+            &self.function_responses(),
         )
     }
 
     /// Panics with [`describe`](Self::describe) unless Gemini CLI exited 0 in time.
     pub fn assert_success(&self) {
-        assert!(
-            self.run.status.success() && !self.run.timed_out,
-            "{}",
-            self.describe()
-        );
+        assert!(self.run.succeeded(), "{}", self.describe());
     }
 }
