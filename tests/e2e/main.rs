@@ -1,7 +1,9 @@
 //! Workspace-level end-to-end tests: they run the real `intent` binary as separate
 //! processes against real files. One test binary; topics are modules.
 
+mod chatmock;
 mod claude;
+mod cline;
 mod cliproc;
 mod codex;
 mod common;
@@ -17,6 +19,7 @@ mod test_claude_harness;
 mod test_claude_sandbox;
 mod test_claude_worktrees;
 mod test_cli;
+mod test_cline_cli;
 mod test_codex;
 mod test_codex_harness;
 mod test_concurrency;

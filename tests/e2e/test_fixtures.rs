@@ -406,12 +406,17 @@ fn event_and_tool(fe: &str, case: &Value) -> (String, String) {
     match fe {
         "copilot" => (text(&case["event"]), text(&payload["toolName"])),
         "cline" => {
-            let section = if payload["preToolUse"].is_object() {
-                &payload["preToolUse"]
-            } else {
-                &payload["postToolUse"]
-            };
-            (text(&payload["hookName"]), text(&section["toolName"]))
+            // The Cline CLI 3 names the call in `tool_call` / `tool_result`.
+            let tool = [
+                ("tool_call", "name"),
+                ("tool_result", "name"),
+                ("preToolUse", "toolName"),
+                ("postToolUse", "toolName"),
+            ]
+            .iter()
+            .find_map(|(section, key)| payload[*section][*key].as_str())
+            .map_or_else(|| "-".to_string(), str::to_string);
+            (text(&payload["hookName"]), tool)
         }
         "generic" => (text(&payload["event"]), text(&payload["tool_name"])),
         _ => (
@@ -494,6 +499,18 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
                 "PostToolUse use_mcp_tool",
                 "TaskCancel",
                 "TaskComplete",
+                // The Cline CLI 3 (3.0.65), as captured from the real binary.
+                "agent_start",
+                "agent_resume",
+                "tool_call editor",
+                "tool_call run_commands",
+                "tool_call intent__select_active_intent",
+                "tool_result editor",
+                "tool_result run_commands",
+                "agent_end",
+                "agent_error",
+                "agent_abort",
+                "session_shutdown",
             ],
         ),
         (

@@ -967,16 +967,19 @@ enum Fe {
     Gemini,
     Cursor,
     Cline,
+    /// The Cline CLI 3: the same hook files, its own payload shape and tools.
+    ClineCli,
     Copilot,
     Generic,
 }
 
-const FRONT_ENDS: [Fe; 7] = [
+const FRONT_ENDS: [Fe; 8] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
     Fe::Cursor,
     Fe::Cline,
+    Fe::ClineCli,
     Fe::Copilot,
     Fe::Generic,
 ];
@@ -1065,7 +1068,7 @@ impl Fe {
             Fe::Codex => "codex",
             Fe::Gemini => "gemini",
             Fe::Cursor => "cursor",
-            Fe::Cline => "cline",
+            Fe::Cline | Fe::ClineCli => "cline",
             Fe::Copilot => "copilot",
             Fe::Generic => "generic",
         }
@@ -1158,6 +1161,21 @@ impl Fe {
                 "use_mcp_tool".into(),
                 json!({"server_name": server, "tool_name": tool, "arguments": fill(args)}),
             ),
+            (Fe::ClineCli, Call::Shell(cmd)) => {
+                ("run_commands".into(), json!({"commands": [fill(cmd)]}))
+            }
+            (Fe::ClineCli, Call::Write(path)) => (
+                "editor".into(),
+                json!({"path": fill(path), "new_text": "x\n"}),
+            ),
+            (Fe::ClineCli, Call::Edit(path)) => (
+                "editor".into(),
+                json!({"path": fill(path), "old_text": "a", "new_text": "b"}),
+            ),
+            (Fe::ClineCli, Call::Mcp(server, tool, args)) => (
+                format!("{server}__{tool}"),
+                serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
+            ),
             (Fe::Copilot, Call::Shell(cmd)) => (
                 "bash".into(),
                 json!({"command": fill(cmd), "description": "suite"}),
@@ -1215,6 +1233,12 @@ impl Fe {
             }
             Fe::Generic => json!({"event": "pre", "session_id": SESSION, "cwd": root_text,
                 "tool_name": tool, "tool_input": input, "tool_use_id": format!("generic_suite_{n}")}),
+            Fe::ClineCli => json!({"clineVersion": "", "hookName": "tool_call",
+                "timestamp": "2026-11-25T14:49:04.423Z", "taskId": SESSION,
+                "sessionContext": {"rootSessionId": "r1"}, "workspaceRoots": [root_text],
+                "agent_id": "agent_1", "parent_agent_id": null, "iteration": 1,
+                "tool_call": {"id": format!("call_suite_{n}"), "name": tool, "input": input},
+                "preToolUse": {"toolName": tool, "parameters": input}}),
             // The event comes from `--event` (see `ask_gate`), as `intent init` wires it.
             Fe::Copilot => json!({"sessionId": SESSION, "timestamp": 1795617496091u64,
                 "cwd": root_text, "toolName": tool, "toolArgs": input}),
@@ -1306,7 +1330,7 @@ impl Fe {
                 Some("allow") | None => Ok(allow()),
                 Some(_) => Err(format!("unknown permissionDecision: {reply}")),
             },
-            Fe::Cline => match obj.get("cancel").and_then(Value::as_bool) {
+            Fe::Cline | Fe::ClineCli => match obj.get("cancel").and_then(Value::as_bool) {
                 Some(false) => Ok(allow()),
                 Some(true) => {
                     let text = text_of(obj.get("errorMessage").or(obj.get("contextModification")));
@@ -1691,7 +1715,7 @@ fn adapter_output_is_parsed(fe: Fe) {
     for junk in [json!("allow"), json!([]), json!(null), json!(1)] {
         assert!(fe.parse(&junk).is_err(), "{}: {junk}", fe.arg());
     }
-    if matches!(fe, Fe::Cursor | Fe::Cline | Fe::Generic) {
+    if matches!(fe, Fe::Cursor | Fe::Cline | Fe::ClineCli | Fe::Generic) {
         // These formats must say allow explicitly.
         assert!(fe.parse(&json!({})).is_err(), "{}", fe.arg());
     }
@@ -1720,6 +1744,11 @@ fn cursor_replies_are_parsed() {
 #[test]
 fn cline_replies_are_parsed() {
     adapter_output_is_parsed(Fe::Cline);
+}
+
+#[test]
+fn cline_cli_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::ClineCli);
 }
 
 #[test]

@@ -5,6 +5,13 @@
 //! success}}` with every parameter a string. Replies are `{cancel,
 //! contextModification, errorMessage}`; `cancel` aborts the whole task (there is no
 //! per-tool deny), so `cline_refusal: warn` in the policy can make refusals warnings.
+//!
+//! The Cline CLI 3 (npm `cline`, seen with 3.0.65) sends the same files its own
+//! `hookName`s (`tool_call`, `tool_result`, `agent_start`, `agent_end`, …) and adds
+//! the call as it really is: `tool_call{id, name, input}` before, `tool_result{id,
+//! name, input, output}` after, which are read first. Its tools are `editor{path,
+//! new_text, old_text?}` and `run_commands{commands[]}`; MCP tools are
+//! `<server>__<tool>`.
 
 use std::path::PathBuf;
 
@@ -18,6 +25,7 @@ use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 /// Cline's tools (the seeds' Roo Code fork shares most names).
 pub const TOOLS: ToolTable = ToolTable {
     writes: &[
+        ("editor", &["path"]),
         ("write_to_file", &["path"]),
         ("replace_in_file", &["path"]),
         ("apply_diff", &["path"]),
@@ -25,8 +33,16 @@ pub const TOOLS: ToolTable = ToolTable {
         ("search_and_replace", &["path"]),
     ],
     patches: &[],
-    shells: &[("execute_command", "command")],
+    shells: &[
+        ("execute_command", "command"),
+        // `commands[]`, joined one per line before classification (`shell_input`).
+        ("run_commands", "command"),
+    ],
     reads: &[
+        ("read_files", &[]),
+        ("search_codebase", &[]),
+        ("fetch_web_content", &[]),
+        ("ask_question", &[]),
         ("read_file", &["path"]),
         ("list_files", &[]),
         ("search_files", &[]),
@@ -61,14 +77,15 @@ impl Adapter for Cline {
     fn parse(&self, payload: &Value) -> Result<HookEvent, PayloadError> {
         let name = required(payload, "hookName", "payload")?;
         let phase = match name.as_str() {
-            "TaskStart" | "TaskResume" => Phase::SessionStart,
-            "UserPromptSubmit" => Phase::PromptSubmit,
-            "PreToolUse" => Phase::PreTool,
-            "PostToolUse" => Phase::PostTool,
-            "TaskCancel" | "TaskComplete" => Phase::Stop,
+            "TaskStart" | "TaskResume" | "agent_start" | "agent_resume" => Phase::SessionStart,
+            "UserPromptSubmit" | "prompt_submit" | "user_prompt_submit" => Phase::PromptSubmit,
+            "PreToolUse" | "tool_call" => Phase::PreTool,
+            "PostToolUse" | "tool_result" => Phase::PostTool,
+            "TaskCancel" | "TaskComplete" | "TaskError" | "SessionShutdown" | "agent_abort"
+            | "agent_end" | "agent_error" | "session_shutdown" => Phase::Stop,
             other => {
                 return Err(PayloadError(format!(
-                    "unsupported hookName `{other}` (intent handles TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, TaskCancel, TaskComplete)"
+                    "unsupported hookName `{other}` (intent handles TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, TaskCancel, TaskComplete, TaskError, SessionShutdown)"
                 )))
             }
         };
@@ -97,8 +114,16 @@ impl Adapter for Cline {
             _ => None,
         };
         let tool = match phase {
-            Phase::PreTool => Some(tool_call(&object(payload, "preToolUse")?, &session, false)?),
-            Phase::PostTool => Some(tool_call(&object(payload, "postToolUse")?, &session, true)?),
+            Phase::PreTool => Some(match payload.get("tool_call") {
+                Some(call @ Value::Object(_)) => sdk_tool_call(call, &session, None)?,
+                _ => tool_call(&object(payload, "preToolUse")?, &session, false)?,
+            }),
+            Phase::PostTool => Some(match payload.get("tool_result") {
+                Some(call @ Value::Object(_)) => {
+                    sdk_tool_call(call, &session, Some(call.get("output")))?
+                }
+                _ => tool_call(&object(payload, "postToolUse")?, &session, true)?,
+            }),
             _ => None,
         };
         let prompt = object(payload, "userPromptSubmit")?
@@ -151,12 +176,92 @@ impl Adapter for Cline {
     }
 
     fn fail_closed(&self, event_name: &str, message: &str) -> Value {
-        if event_name == "PreToolUse" || event_name.is_empty() {
+        // `tool_call` is the Cline CLI 3's name for PreToolUse.
+        if matches!(event_name, "PreToolUse" | "tool_call" | "") {
             json!({"cancel": true, "errorMessage": message, "contextModification": message})
         } else {
             json!({"cancel": false})
         }
     }
+}
+
+/// The Cline CLI 3's `tool_call{id, name, input}` / `tool_result{…, output}` → a
+/// tool call; `output` is given after the tool ran (`{result, success}`, or a list
+/// of them for `run_commands`).
+fn sdk_tool_call(
+    call: &Value,
+    session: &str,
+    output: Option<Option<&Value>>,
+) -> Result<ToolCall, PayloadError> {
+    let mut name = required(call, "name", "tool_call")?;
+    // MCP tools are `<server>__<tool>` (Cline's own tools hold single `_`s): the
+    // canonical `mcp__<server>__<tool>`, as the policy's `read_only_tools` names them.
+    if name.contains("__") && !name.starts_with("mcp__") {
+        name = format!("mcp__{name}");
+    }
+    let input = shell_input(&name, object(call, "input")?)?;
+    let classified = classify(&TOOLS, &name, &input)?;
+    let response = output.map(|output| {
+        let outputs: Vec<&Value> = match output {
+            Some(Value::Array(items)) => items.iter().collect(),
+            Some(other) => vec![other],
+            None => Vec::new(),
+        };
+        let failed = outputs
+            .iter()
+            .any(|o| o["success"] == false || o["error"].is_string());
+        let text = outputs
+            .iter()
+            .filter_map(|o| o["result"].as_str().or(o["error"].as_str()))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut out = json!({"content": text, "is_error": failed});
+        if failed {
+            out["error"] = json!(text);
+        }
+        out
+    });
+    let use_id = match string(call, "id")? {
+        Some(id) => id,
+        None => synthetic_use_id("cline", session, &name, &input),
+    };
+    Ok(build_call(classified, input, Some(use_id), response))
+}
+
+/// `run_commands{commands: [..]}` (a list, or that list as a JSON string in the
+/// string-only `parameters`) → `{command}`, one command per line, which the gate
+/// reads as a script; a lenient `{command}` is kept.
+fn shell_input(name: &str, mut input: Value) -> Result<Value, PayloadError> {
+    if name != "run_commands" || input.get("command").is_some() {
+        return Ok(input);
+    }
+    let commands = match input.get("commands") {
+        Some(Value::String(text)) => serde_json::from_str::<Value>(text)
+            .unwrap_or_else(|_| Value::Array(vec![Value::String(text.clone())])),
+        Some(value) => value.clone(),
+        None => Value::Null,
+    };
+    let lines: Vec<&str> = match &commands {
+        Value::Array(items) => items
+            .iter()
+            .map(|item| {
+                item.as_str().ok_or_else(|| {
+                    PayloadError(format!(
+                        "run_commands: `commands` must hold strings, not {}",
+                        type_name(item)
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        other => {
+            return Err(PayloadError(format!(
+                "run_commands: `commands` must be a list of strings, not {}",
+                type_name(other)
+            )))
+        }
+    };
+    input["command"] = json!(lines.join("\n"));
+    Ok(input)
 }
 
 /// `{toolName, parameters{…strings…}, result?, success?}` → a tool call. MCP calls
@@ -178,6 +283,7 @@ fn tool_call(section: &Value, session: &str, post: bool) -> Result<ToolCall, Pay
         name = format!("mcp__{server}__{tool}");
         input = arguments;
     }
+    let input = shell_input(&name, input)?;
     let classified = classify(&TOOLS, &name, &input)?;
     let response = post.then(|| {
         let ok = section.get("success").and_then(Value::as_bool) != Some(false);

@@ -59,6 +59,7 @@ pub const CLINE_EVENTS: &[&str] = &[
     "PostToolUse",
     "TaskCancel",
     "TaskComplete",
+    "TaskError",
 ];
 
 /// Every wiring finding for the front-ends configured in `root`.

@@ -15,10 +15,9 @@
 // The harness serves several test modules; not every one uses every helper.
 #![allow(dead_code)]
 
-pub mod mock;
 pub mod session;
 
 #[allow(unused_imports)]
-pub use mock::{MockChat, Step, FINAL_TEXT};
+pub use crate::chatmock::{MockChat, Step, FINAL_TEXT};
 #[allow(unused_imports)]
 pub use session::{copilot_bin, require_copilot, CopilotOutcome, CopilotRun};

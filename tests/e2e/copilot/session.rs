@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::mock::{MockChat, Step};
+use crate::chatmock::{MockChat, Step};
 use crate::cliproc::{
     clean_command, find_bin, joined_path, require_bin, run_with_limit, Finished, Scripted,
 };

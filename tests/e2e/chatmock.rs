@@ -1,6 +1,10 @@
 //! A loopback mock of the OpenAI chat-completions API (`POST /v1/chat/completions`,
-//! streamed as server-sent events) that plays a scripted conversation for Copilot
-//! CLI. Every request is recorded so tests can assert on what the model saw.
+//! streamed as server-sent events) that plays a scripted conversation for the CLIs
+//! that speak it (GitHub Copilot CLI, the Cline CLI). Every request is recorded so
+//! tests can assert on what the model saw.
+
+// Each harness uses a different part of this module.
+#![allow(dead_code)]
 
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,12 +27,12 @@ pub struct Step {
 }
 
 impl Step {
-    /// `create` of `path` (Copilot wants it absolute) with `text`.
+    /// Copilot's `create` of `path` (Copilot wants it absolute) with `text`.
     pub fn create(path: &std::path::Path, text: &str) -> Step {
         Step::call("create", json!({"path": path, "file_text": text}))
     }
 
-    /// `edit` of `path`: `old_str` replaced by `new_str`.
+    /// Copilot's `edit` of `path`: `old_str` replaced by `new_str`.
     pub fn edit(path: &std::path::Path, old: &str, new: &str) -> Step {
         Step::call(
             "edit",
@@ -36,7 +40,7 @@ impl Step {
         )
     }
 
-    /// A `bash` command.
+    /// Copilot's `bash` command.
     pub fn bash(command: &str) -> Step {
         Step::call(
             "bash",
