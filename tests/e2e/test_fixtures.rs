@@ -516,12 +516,20 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
         (
             "cursor",
             &[
+                "sessionStart",
+                "preToolUse Write",
+                "preToolUse StrReplace",
+                "preToolUse Shell",
+                "postToolUse Shell",
+                "postToolUseFailure",
                 "afterFileEdit",
+                "afterTabFileEdit",
                 "beforeShellExecution",
                 "beforeMCPExecution",
                 "beforeReadFile",
                 "beforeSubmitPrompt",
                 "stop",
+                "sessionEnd",
             ],
         ),
         (

@@ -1,6 +1,7 @@
-//! The demo's front-end tour: one small session replayed through Codex's and Gemini
-//! CLI's native hook payloads (`intent hook codex`, `intent hook gemini`), each into
-//! a workspace of its own; the two ledgers come out the same.
+//! The demo's front-end tour: one small session replayed through Codex's, Gemini
+//! CLI's and GitHub Copilot CLI's native hook payloads (`intent hook codex`, `intent
+//! hook gemini`, `intent hook copilot --event …`), each into a workspace of its own;
+//! the ledgers come out the same.
 
 use std::io::Write;
 use std::path::Path;
@@ -11,10 +12,10 @@ use serde_json::{json, Value};
 
 use super::say;
 
-/// Replays the session through both front-ends and compares the ledgers.
+/// Replays the session through each front-end and compares the ledgers.
 pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let mut ledgers = Vec::new();
-    for fe in ["codex", "gemini"] {
+    for fe in ["codex", "gemini", "copilot"] {
         let ws = super::side_dir(root, fe);
         let _ = std::fs::remove_dir_all(&ws);
         std::fs::create_dir_all(&ws)?;
@@ -33,10 +34,10 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
         say(&format!(
             "{fe}: `intent init --agent {fe}` wired {} ({})",
             ws.display(),
-            if fe == "codex" {
-                ".codex/hooks.json, .codex/config.toml"
-            } else {
-                ".gemini/settings.json"
+            match fe {
+                "codex" => ".codex/hooks.json, .codex/config.toml",
+                "gemini" => ".gemini/settings.json",
+                _ => ".github/hooks/intent.json",
             }
         ));
         let session = Session { bin, ws: &ws, fe };
@@ -65,7 +66,7 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
     }
     say(&format!(
         "ledgers, reduced to decisions, reasons, traces and intents: identical = {}",
-        ledgers[0] == ledgers[1]
+        ledgers.windows(2).all(|pair| pair[0] == pair[1])
     ));
     for line in &ledgers[0] {
         say(&format!("  {line}"));
@@ -90,6 +91,13 @@ impl Session<'_> {
                 p["tool_response"] = json!("Exit code: 0\nOutput:\nSuccess.");
             }
             p
+        } else if self.fe == "copilot" {
+            let mut p = json!({"sessionId": "copilot-demo", "timestamp": 1795617496091u64,
+                "cwd": ws, "toolName": tool, "toolArgs": input});
+            if post {
+                p["toolResult"] = json!({"resultType": "success", "textResultForLlm": "ok"});
+            }
+            p
         } else {
             let mut p = json!({"hook_event_name": if post {"AfterTool"} else {"BeforeTool"},
                 "session_id": "gemini-demo", "cwd": ws, "timestamp": "2026-11-22T10:00:00Z",
@@ -103,11 +111,19 @@ impl Session<'_> {
     }
 
     fn hook(&self, payload: &Value) -> anyhow::Result<Value> {
+        let mut args = vec!["hook", self.fe];
+        // Copilot's payloads do not say which event they are: `intent init` names it
+        // in each hook's command, as here.
+        if self.fe == "copilot" {
+            let post = payload.get("toolResult").is_some();
+            args.extend(["--event", if post { "postToolUse" } else { "preToolUse" }]);
+        }
         let mut child = Command::new(self.bin)
-            .args(["hook", self.fe])
+            .args(&args)
             .current_dir(self.ws)
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("GEMINI_PROJECT_DIR")
+            .env_remove("COPILOT_PROJECT_DIR")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -123,23 +139,28 @@ impl Session<'_> {
     }
 
     fn refused(&self, reply: &Value) -> bool {
-        reply["hookSpecificOutput"]["permissionDecision"] == "deny" || reply["decision"] == "deny"
+        reply["hookSpecificOutput"]["permissionDecision"] == "deny"
+            || reply["decision"] == "deny"
+            || reply["permissionDecision"] == "deny"
     }
 
     fn write(&self, rel: &str, content: &str, what: &str) -> anyhow::Result<()> {
-        let (tool, input) = if self.fe == "codex" {
-            let body: String = content.lines().map(|l| format!("+{l}\n")).collect();
-            let patch = format!("*** Begin Patch\n*** Add File: {rel}\n{body}*** End Patch\n");
-            ("apply_patch", json!({"command": patch}))
-        } else {
-            let path = self.ws.join(rel).display().to_string();
-            ("write_file", json!({"file_path": path, "content": content}))
+        let path = self.ws.join(rel).display().to_string();
+        let (tool, input) = match self.fe {
+            "codex" => {
+                let body: String = content.lines().map(|l| format!("+{l}\n")).collect();
+                let patch = format!("*** Begin Patch\n*** Add File: {rel}\n{body}*** End Patch\n");
+                ("apply_patch", json!({"command": patch}))
+            }
+            "copilot" => ("create", json!({"path": path, "file_text": content})),
+            _ => ("write_file", json!({"file_path": path, "content": content})),
         };
         let reply = self.hook(&self.payload(false, tool, &input))?;
         if self.refused(&reply) {
             // The reason's last line is the structured reason, as JSON.
             let reason = reply["hookSpecificOutput"]["permissionDecisionReason"]
                 .as_str()
+                .or(reply["permissionDecisionReason"].as_str())
                 .or(reply["reason"].as_str())
                 .unwrap_or_default();
             let structured: Value = reason
@@ -168,10 +189,10 @@ impl Session<'_> {
     }
 
     fn select(&self, id: &str) -> anyhow::Result<()> {
-        let tool = if self.fe == "codex" {
-            "mcp__intent__select_active_intent"
-        } else {
-            "select_active_intent"
+        let tool = match self.fe {
+            "codex" => "mcp__intent__select_active_intent",
+            "copilot" => "intent-select_active_intent",
+            _ => "select_active_intent",
         };
         let input = json!({"intent_id": id});
         self.hook(&self.payload(false, tool, &input))?;
@@ -188,6 +209,9 @@ fn refusal_shape(reply: &Value) -> String {
             "hookSpecificOutput.permissionDecision = {}",
             out["permissionDecision"]
         ),
+        None if reply.get("permissionDecision").is_some() => {
+            format!("permissionDecision = {}", reply["permissionDecision"])
+        }
         None => format!("decision = {}", reply["decision"]),
     }
 }
