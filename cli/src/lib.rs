@@ -4,15 +4,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod adapters;
 pub mod caller;
 pub mod commands;
 pub mod config;
-pub mod engine;
 pub mod exit;
 pub mod mcp;
 mod progress;
 pub mod sync;
+
+// The hook engine is its own crate; these paths keep `crate::engine::…` working.
+pub use intent_engine::{adapters, engine};
 
 use clap::{Parser, Subcommand};
 

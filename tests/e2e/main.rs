@@ -8,6 +8,7 @@ mod cliproc;
 mod codex;
 mod common;
 mod copilot;
+mod fixture_cases;
 mod gemini;
 mod gitrepo;
 mod mockhttp;

@@ -1,0 +1,21 @@
+//! The hook engine of Intent Ledger, as a library: [`adapters`] turn each
+//! front-end's native hook payload into one [`HookEvent`] and render the engine's
+//! [`Reply`] back in that front-end's words; [`Engine::handle`] gates, traces and
+//! records the event in the workspace's ledger.
+//!
+//! ```text
+//! payload ──adapter.parse──▶ HookEvent ──Engine::handle──▶ Reply ──adapter.render──▶ reply
+//!                                            │
+//!                                            └─▶ ledger events (tool.pre, trace, …)
+//! ```
+//!
+//! The `intent` binary (`intent-cli`) keeps what is about processes: reading stdin,
+//! failing closed on a panic, exit codes, the MCP transport.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod adapters;
+pub mod engine;
+pub mod respond;
+
+pub use engine::{Engine, FrontEnd, HookEvent, Phase, Reply};

@@ -1,0 +1,236 @@
+//! One hook payload in, one native reply out: the whole answer to a hook, short of
+//! reading stdin and printing. `intent hook` and the in-process conformance suite
+//! both go through [`answer`].
+//!
+//! A hook must never let a destructive action through by accident: a payload that
+//! cannot be read, a workspace that cannot be opened, an error or a panic inside the
+//! engine all answer "deny" for anything that is not clearly read-only (fail closed),
+//! and let read-only actions pass with a warning event (fail open).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use intent_ledger::Workspace;
+use serde_json::{json, Value};
+
+use crate::adapters::{self, Adapter};
+use crate::engine::{Engine, FrontEnd, HookEvent, Phase};
+
+/// Largest payload a hook reads; Write payloads carry whole files.
+pub const MAX_PAYLOAD_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What a hook answers, and what it has to say about it.
+#[derive(Debug)]
+pub struct Answer {
+    /// The reply, in the front-end's words.
+    pub reply: Value,
+    /// What went wrong, one line each, for stderr (empty when all went well).
+    pub diagnostics: Vec<String>,
+    /// The event, when the payload could be read, and whether the engine handled
+    /// it without error.
+    pub handled: Option<(HookEvent, bool)>,
+}
+
+/// How a hook was called: the front-end named on the command line (recognized from
+/// the payload's shape without one) and the event it is registered for (for
+/// front-ends whose payloads do not name it).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Call<'a> {
+    /// `intent hook <front-end>`.
+    pub front_end: Option<FrontEnd>,
+    /// `intent hook … --event <name>`.
+    pub event: Option<&'a str>,
+}
+
+impl Call<'_> {
+    /// The adapter that speaks before the payload is read: the named front-end's
+    /// (Claude Code's when none is named: Codex reads it too).
+    fn named(&self) -> &'static dyn Adapter {
+        adapters::adapter(self.front_end.unwrap_or(FrontEnd::ClaudeCode))
+    }
+
+    /// The refusal when the payload itself is unusable.
+    pub fn refuse_unreadable(&self, why: &str) -> Answer {
+        Answer {
+            reply: self.named().fail_closed(
+                self.event.unwrap_or(""),
+                &format!("intent gate: the hook payload {why}; refusing to be safe."),
+            ),
+            diagnostics: vec![format!("the payload {why}")],
+            handled: None,
+        }
+    }
+}
+
+/// Answers one payload. `workspace_for` picks the workspace from the parsed event
+/// (the CLI's `--workspace`, a project directory variable, the payload's `cwd`).
+pub fn answer(
+    call: Call<'_>,
+    input: &[u8],
+    workspace_for: impl FnOnce(&HookEvent) -> Workspace,
+) -> Answer {
+    if input.len() as u64 > MAX_PAYLOAD_BYTES {
+        return call.refuse_unreadable("is over 64 MiB");
+    }
+    let mut payload: Value = match std::str::from_utf8(input)
+        .map_err(|e| format!("is not valid UTF-8 ({e})"))
+        .and_then(|text| serde_json::from_str(text).map_err(|e| format!("is not JSON ({e})")))
+    {
+        Ok(payload) => payload,
+        Err(why) => return call.refuse_unreadable(&why),
+    };
+    if let (Some(event), Value::Object(fields)) = (call.event, &mut payload) {
+        fields
+            .entry(adapters::copilot::EVENT_FIELD)
+            .or_insert_with(|| Value::String(event.to_string()));
+    }
+    let adapter = adapters::adapter(call.front_end.unwrap_or_else(|| adapters::detect(&payload)));
+    let name = adapter.event_name(&payload);
+    let event = match adapter.parse(&payload) {
+        Ok(event) => event,
+        Err(err) => return Answer {
+            reply: adapter.fail_closed(
+                &name,
+                &format!(
+                    "intent gate: cannot read this {} hook payload ({err}); refusing to be safe.",
+                    adapter.front_end().as_str()
+                ),
+            ),
+            diagnostics: vec![err.to_string()],
+            handled: None,
+        },
+    };
+    let mut diagnostics = Vec::new();
+    let engine = match Engine::new(workspace_for(&event)) {
+        Ok(engine) => engine,
+        Err(err) => {
+            let reply = fail(
+                adapter,
+                &event,
+                &name,
+                None,
+                &format!("{err:#}"),
+                &mut diagnostics,
+            );
+            return Answer {
+                reply,
+                diagnostics,
+                handled: Some((event, false)),
+            };
+        }
+    };
+    let (reply, ok) = match catch_unwind(AssertUnwindSafe(|| engine.handle(&event))) {
+        Ok(Ok(reply)) => (adapter.render(&name, &reply), true),
+        Ok(Err(err)) => {
+            let tampered = err.chain().any(|cause| {
+                matches!(
+                    cause.downcast_ref::<intent_ledger::LedgerError>(),
+                    Some(intent_ledger::LedgerError::Tampered { .. })
+                )
+            });
+            let why = format!("{err:#}");
+            let reply = if tampered {
+                fail_tampered(adapter, &event, &name, &why, &mut diagnostics)
+            } else {
+                fail(
+                    adapter,
+                    &event,
+                    &name,
+                    Some(&engine),
+                    &why,
+                    &mut diagnostics,
+                )
+            };
+            (reply, false)
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            let why = format!("internal error: {what}");
+            let reply = fail(
+                adapter,
+                &event,
+                &name,
+                Some(&engine),
+                &why,
+                &mut diagnostics,
+            );
+            (reply, false)
+        }
+    };
+    Answer {
+        reply,
+        diagnostics,
+        handled: Some((event, ok)),
+    }
+}
+
+/// A ledger that no longer matches its head: nothing can be recorded (so no
+/// warning event either); destructive actions are refused with `ledger_tampered`,
+/// reads pass.
+fn fail_tampered(
+    adapter: &dyn Adapter,
+    event: &HookEvent,
+    name: &str,
+    why: &str,
+    diagnostics: &mut Vec<String>,
+) -> Value {
+    diagnostics.push(why.to_string());
+    if event.phase == Phase::PreTool && !is_read_only(event) {
+        let reason = json!({
+            "type": "ledger_tampered",
+            "message": why,
+            "next_step": "Stop and tell the human: the ledger was tampered with. A person runs `intent verify` to see what happened, `intent restore` to rebuild lost events from the last checkpoint in git, or `intent verify --repair` to record the loss and continue. Do not touch .orchestration/ yourself.",
+        });
+        return adapter.fail_closed(
+            name,
+            &format!("intent gate: the ledger was tampered with; refusing every change until a person repairs it.\n{reason}"),
+        );
+    }
+    adapter.render(name, &Default::default())
+}
+
+fn is_read_only(event: &HookEvent) -> bool {
+    match event.tool.as_ref() {
+        None => true,
+        Some(tool) => {
+            let cwd = event.cwd.clone().unwrap_or_default();
+            intent_ledger::gate::fails_open(&tool.action, &cwd)
+        }
+    }
+}
+
+/// Fails closed for anything that may change the workspace, open for reads.
+fn fail(
+    adapter: &dyn Adapter,
+    event: &HookEvent,
+    name: &str,
+    engine: Option<&Engine>,
+    why: &str,
+    diagnostics: &mut Vec<String>,
+) -> Value {
+    diagnostics.push(why.to_string());
+    let read_only = is_read_only(event);
+    if let Some(engine) = engine {
+        let verdict = if read_only {
+            "allowed (read-only, fail open)"
+        } else {
+            "denied (fail closed)"
+        };
+        engine.record_warning(Some(&event.session), &format!("{name}: {why}; {verdict}"));
+    }
+    if event.phase == Phase::PreTool && !read_only {
+        let reason = json!({
+            "type": "invalid_config",
+            "message": format!("the intent hook failed: {why}"),
+            "next_step": "Tell the human; destructive actions are refused until `intent validate` and `intent verify` pass.",
+        });
+        return adapter.fail_closed(
+            name,
+            &format!("intent gate: the hook failed ({why}); refusing to be safe.\n{reason}"),
+        );
+    }
+    adapter.render(name, &Default::default())
+}
