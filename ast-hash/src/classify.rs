@@ -128,7 +128,7 @@ pub struct Classification {
 }
 
 impl Classification {
-    /// Compares a class the agent declared with this one; see [`declared_mismatch`].
+    /// Compares a class the agent declared with this one; see [`declared_mismatch`](crate::report::declared_mismatch).
     pub fn declared_mismatch(&self, declared: &str) -> Option<String> {
         crate::report::declared_mismatch(declared, self)
     }

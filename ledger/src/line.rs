@@ -1,7 +1,7 @@
 //! Encoding and structural inspection of ledger lines.
 //!
 //! The format itself is specified on [`crate::Ledger`]. This module is the only place
-//! that knows byte positions; everything else goes through [`encode`] and [`inspect`].
+//! that knows byte positions; everything else goes through `encode` and `inspect`.
 
 use time::format_description::FormatItem;
 use time::macros::format_description;

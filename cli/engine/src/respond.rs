@@ -87,17 +87,19 @@ pub fn answer(
     let name = adapter.event_name(&payload);
     let event = match adapter.parse(&payload) {
         Ok(event) => event,
-        Err(err) => return Answer {
-            reply: adapter.fail_closed(
-                &name,
-                &format!(
+        Err(err) => {
+            return Answer {
+                reply: adapter.fail_closed(
+                    &name,
+                    &format!(
                     "intent gate: cannot read this {} hook payload ({err}); refusing to be safe.",
                     adapter.front_end().as_str()
                 ),
-            ),
-            diagnostics: vec![err.to_string()],
-            handled: None,
-        },
+                ),
+                diagnostics: vec![err.to_string()],
+                handled: None,
+            }
+        }
     };
     let mut diagnostics = Vec::new();
     let engine = match Engine::new(workspace_for(&event)) {

@@ -29,7 +29,7 @@ pub struct ExportArgs {
 #[derive(Debug, Subcommand)]
 pub enum ExportFormat {
     /// One Agent Trace v0.1.0 record per traced write, as JSON Lines
-    /// (https://agent-trace.dev).
+    /// (<https://agent-trace.dev>).
     AgentTrace(AgentTraceArgs),
 }
 

@@ -40,7 +40,7 @@ const CLAUDE_PROTECTED: &[(&str, bool)] = &[
 ];
 
 /// Merges Intent Ledger's hooks and Claude Code's own protection of Intent Ledger's
-/// files (see [`merge_claude_protection`]) into `.claude/settings.json`, and its MCP
+/// files (see `merge_claude_protection`) into `.claude/settings.json`, and its MCP
 /// server into `.mcp.json`, keeping every other setting; running it twice changes
 /// nothing. Returns the files it changed.
 pub fn claude_code(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {

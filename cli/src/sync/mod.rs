@@ -1,7 +1,7 @@
 //! Sharing ledgers through a git remote, and the checkpoints `restore` rebuilds from.
 //!
 //! Every clone publishes its own ledger under `refs/intent/ledgers/<ledger id>` (see
-//! [`publish`]) and is the only writer of that ref, so every push is a fast-forward
+//! [`publish`](fn@publish)) and is the only writer of that ref, so every push is a fast-forward
 //! and no two clones ever touch the same ref. `intent sync` publishes, fetches every
 //! clone's ref into `refs/intent/remotes/<remote>/`, pushes its own, and rebuilds
 //! each fetched ledger locally after verifying it (see [`fetched`]).

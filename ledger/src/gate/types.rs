@@ -181,6 +181,6 @@ pub struct Decision {
     /// runs (they are checked after it ran).
     pub unknown_effects: Vec<String>,
     /// Whether a deny or ask is enforced (false: recorded and told to the agent
-    /// only; see [`decide`]).
+    /// only; see [`decide`](super::decide)).
     pub enforced: bool,
 }

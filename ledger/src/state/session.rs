@@ -22,7 +22,7 @@ pub struct SessionState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub front_end: Option<String>,
     /// Last content hash (`sha256:…`) this session read or wrote, per workspace path.
-    /// Stored in the session's shard; see [`HookState::ensure_session`].
+    /// Stored in the session's shard; see [`HookState::ensure_session`](super::HookState::ensure_session).
     #[serde(skip)]
     pub files: BTreeMap<String, String>,
     /// Seq of the session's latest event, for eviction.

@@ -6,7 +6,7 @@
 //! process substitutions (also inside strings and here-docs), and the commands that
 //! wrappers run (`env`, `sudo`, `timeout`, `xargs`, `find -exec`, `bash -c`, `eval`).
 //! `cd` is followed, and words are expanded as far as they can be known
-//! ([`words`]). Each command is then judged by [`commands`]: read-only only if it is
+//! ([`words`]). Each command is then judged by `commands`: read-only only if it is
 //! on the allowlist *with* flags known to be safe; otherwise it writes known targets,
 //! or its effects cannot be known (opaque). Anything the walker does not understand
 //! makes the command opaque, never read-only.
