@@ -18,4 +18,4 @@ pub mod adapters;
 pub mod engine;
 pub mod respond;
 
-pub use engine::{Engine, FrontEnd, HookEvent, Phase, Reply};
+pub use engine::{Engine, FrontEnd, HookEvent, Origin, Phase, Reply};

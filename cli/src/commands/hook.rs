@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use intent_engine::respond;
 use intent_ledger::Workspace;
@@ -13,46 +13,13 @@ use crate::config::Config;
 use crate::engine::{FrontEnd, HookEvent, Phase};
 use crate::exit;
 
-/// Front-ends with a hook adapter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FrontEndArg {
-    /// Claude Code (`.claude/settings.json` hooks).
-    ClaudeCode,
-    /// OpenAI Codex CLI (`.codex/hooks.json`, Claude Code's format).
-    Codex,
-    /// Google Gemini CLI (`.gemini/settings.json` hooks).
-    Gemini,
-    /// Cline (`.clinerules/hooks/` executables).
-    Cline,
-    /// Cursor (`.cursor/hooks.json`).
-    Cursor,
-    /// GitHub Copilot CLI (`.github/hooks/*.json`; give `--event`).
-    Copilot,
-    /// The seeds' Roo Code fork, or anything sending the plain JSON event.
-    Generic,
-}
-
-impl FrontEndArg {
-    fn front_end(self) -> FrontEnd {
-        match self {
-            FrontEndArg::ClaudeCode => FrontEnd::ClaudeCode,
-            FrontEndArg::Codex => FrontEnd::Codex,
-            FrontEndArg::Gemini => FrontEnd::Gemini,
-            FrontEndArg::Cline => FrontEnd::Cline,
-            FrontEndArg::Cursor => FrontEnd::Cursor,
-            FrontEndArg::Copilot => FrontEnd::Copilot,
-            FrontEndArg::Generic => FrontEnd::Generic,
-        }
-    }
-}
-
 /// Arguments of `intent hook`.
 #[derive(Debug, Args)]
 pub struct HookArgs {
     /// Which front-end's payload format to read and answer in; without it, the
     /// front-end is recognized from the payload's shape.
     #[arg(value_enum)]
-    pub front_end: Option<FrontEndArg>,
+    pub front_end: Option<FrontEnd>,
     /// The event this hook is registered for, for front-ends whose payloads do not
     /// name it (GitHub Copilot CLI: `--event preToolUse`). A payload that names its
     /// event itself keeps its own name.
@@ -64,7 +31,7 @@ pub struct HookArgs {
 /// the front-end understands, except when even that is impossible (exit 2 blocks).
 pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
     let call = respond::Call {
-        front_end: args.front_end.map(FrontEndArg::front_end),
+        front_end: args.front_end,
         event: args.event.as_deref(),
     };
     let mut input = Vec::new();

@@ -2,36 +2,20 @@
 
 use std::path::Path;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use intent_engine::FrontEnd;
 use serde_json::json;
 
 use super::init_agents as agents;
 use crate::config::Config;
 use crate::exit;
 
-/// Front-ends `intent init --agent` can wire up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Agent {
-    /// Claude Code: `.claude/settings.json` hooks and the `.mcp.json` server.
-    ClaudeCode,
-    /// Codex CLI: `.codex/hooks.json` and `[mcp_servers.intent]` in `.codex/config.toml`.
-    Codex,
-    /// Gemini CLI: hooks and `mcpServers.intent` in `.gemini/settings.json`.
-    Gemini,
-    /// Cline: one executable per event in `.clinerules/hooks/`.
-    Cline,
-    /// Cursor: `.cursor/hooks.json` and `.cursor/mcp.json`.
-    Cursor,
-    /// GitHub Copilot CLI and coding agent: `.github/hooks/intent.json`.
-    Copilot,
-}
-
 /// Arguments of `intent init`.
 #[derive(Debug, Args)]
 pub struct InitArgs {
     /// Also write this front-end's hook (and MCP) configuration; repeatable.
     #[arg(long, value_enum)]
-    pub agent: Vec<Agent>,
+    pub agent: Vec<FrontEnd>,
 }
 
 /// Creates `.orchestration/` with example specs (never overwriting), a `.gitignore`
@@ -39,6 +23,10 @@ pub struct InitArgs {
 /// writes each requested front-end's configuration.
 pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
     crate::caller::require_human("init")?;
+    anyhow::ensure!(
+        !args.agent.contains(&FrontEnd::Generic),
+        "the generic front-end has no configuration to write: the tool itself calls `intent hook generic` (see the README's generic event)"
+    );
     let workspace = &config.workspace;
     let mut created = workspace.init()?;
     let snapshot = super::validate::snapshot_if_valid(workspace)?;
@@ -46,14 +34,16 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
     let mut configured = Vec::new();
     for agent in &args.agent {
         match agent {
-            Agent::ClaudeCode => {
+            FrontEnd::ClaudeCode => {
                 configured.extend(agents::claude_code(workspace.root(), &command)?)
             }
-            Agent::Codex => configured.extend(agents::codex(workspace.root(), &command)?),
-            Agent::Gemini => configured.extend(agents::gemini(workspace.root(), &command)?),
-            Agent::Cline => configured.extend(agents::cline(workspace.root(), &command)?),
-            Agent::Cursor => configured.extend(agents::cursor(workspace.root(), &command)?),
-            Agent::Copilot => configured.extend(agents::copilot(workspace.root(), &command)?),
+            FrontEnd::Codex => configured.extend(agents::codex(workspace.root(), &command)?),
+            FrontEnd::Gemini => configured.extend(agents::gemini(workspace.root(), &command)?),
+            FrontEnd::Cline => configured.extend(agents::cline(workspace.root(), &command)?),
+            FrontEnd::Cursor => configured.extend(agents::cursor(workspace.root(), &command)?),
+            FrontEnd::Copilot => configured.extend(agents::copilot(workspace.root(), &command)?),
+            // Refused before anything was written (above).
+            FrontEnd::Generic => {}
         }
     }
     created.extend(configured.iter().cloned());

@@ -6,17 +6,18 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde_json::{json, Value};
 
-use super::init::Agent;
+use intent_engine::FrontEnd;
 
 /// What the user must still do by hand after wiring a front-end, if anything.
-pub fn note(agent: Agent) -> Option<&'static str> {
+pub fn note(agent: FrontEnd) -> Option<&'static str> {
     match agent {
-        Agent::Codex => Some("Codex runs project hooks only in a trusted project and only once the hooks are trusted (or with `--dangerously-bypass-hook-trust`); it skips untrusted hooks silently."),
-        Agent::Gemini => Some("Gemini CLI loads project hooks only in a trusted folder (or with GEMINI_CLI_TRUST_WORKSPACE=true); edits and shell commands need `--approval-mode auto_edit` or `--yolo` to run unattended."),
-        Agent::Cline => Some("Cline's MCP servers live in its own settings: add `intent mcp` there to use the handshake tools (the `cline` CLI: `cline mcp add intent --yes -- intent mcp`). `/intent INT-001` in a prompt works without it in the VS Code extension; the CLI fires no prompt hook, so there the MCP tool is the way to select an intent."),
-        Agent::Copilot => Some("GitHub Copilot CLI and the Copilot coding agent read .github/hooks/; commit the file for the coding agent to use it. Copilot has no way to ask a person from a hook, so a refusal that needs one is a deny saying so. Name the intent in a prompt (`/intent INT-001`), or register `intent mcp` in Copilot's MCP settings for the handshake tools."),
-        Agent::Cursor => Some("Cursor gates the agent's edits in `preToolUse` (Cursor 2026 and later); an older Cursor reports edits only after they happen, and those outside an active intent are recorded as violations. Tab completions are traced, never refused."),
-        Agent::ClaudeCode => Some("Claude Code's sandbox keeps .orchestration/ and the hook wiring read-only for Bash commands; on Linux it needs bubblewrap and socat, without which Claude Code warns and runs commands unsandboxed (the gate still applies). To turn it off: {\"sandbox\": {\"enabled\": false}} in .claude/settings.local.json."),
+        FrontEnd::Codex => Some("Codex runs project hooks only in a trusted project and only once the hooks are trusted (or with `--dangerously-bypass-hook-trust`); it skips untrusted hooks silently."),
+        FrontEnd::Gemini => Some("Gemini CLI loads project hooks only in a trusted folder (or with GEMINI_CLI_TRUST_WORKSPACE=true); edits and shell commands need `--approval-mode auto_edit` or `--yolo` to run unattended."),
+        FrontEnd::Cline => Some("Cline's MCP servers live in its own settings: add `intent mcp` there to use the handshake tools (the `cline` CLI: `cline mcp add intent --yes -- intent mcp`). `/intent INT-001` in a prompt works without it in the VS Code extension; the CLI fires no prompt hook, so there the MCP tool is the way to select an intent."),
+        FrontEnd::Copilot => Some("GitHub Copilot CLI and the Copilot coding agent read .github/hooks/; commit the file for the coding agent to use it. Copilot has no way to ask a person from a hook, so a refusal that needs one is a deny saying so. Name the intent in a prompt (`/intent INT-001`), or register `intent mcp` in Copilot's MCP settings for the handshake tools."),
+        FrontEnd::Cursor => Some("Cursor gates the agent's edits in `preToolUse` (Cursor 2026 and later); an older Cursor reports edits only after they happen, and those outside an active intent are recorded as violations. Tab completions are traced, never refused."),
+        FrontEnd::Generic => None,
+        FrontEnd::ClaudeCode => Some("Claude Code's sandbox keeps .orchestration/ and the hook wiring read-only for Bash commands; on Linux it needs bubblewrap and socat, without which Claude Code warns and runs commands unsandboxed (the gate still applies). To turn it off: {\"sandbox\": {\"enabled\": false}} in .claude/settings.local.json."),
     }
 }
 

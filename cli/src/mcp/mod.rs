@@ -356,8 +356,9 @@ impl IntentServer {
         F: FnOnce(&Engine) -> anyhow::Result<CallToolResult> + Send + 'static,
     {
         let workspace = self.workspace.clone();
-        let job =
-            tokio::task::spawn_blocking(move || Engine::new(workspace).and_then(|e| work(&e)));
+        let job = tokio::task::spawn_blocking(move || {
+            Engine::new(workspace).and_then(|e| work(&e.acting_for(intent_engine::Origin::Mcp)))
+        });
         match job.await {
             Ok(Ok(result)) => result,
             Ok(Err(err)) => error(format!("intent: {err:#}")),

@@ -6,22 +6,23 @@ use std::path::PathBuf;
 use intent_ledger::gate::{Action, GateReason};
 use serde_json::Value;
 
-/// Which front-end a hook event came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which front-end a hook event came from: the one list of front-ends, also the
+/// argument of `intent hook <front-end>` and `intent init --agent <front-end>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FrontEnd {
-    /// Anthropic's Claude Code.
+    /// Claude Code (`.claude/settings.json` hooks, `.mcp.json`).
     ClaudeCode,
-    /// OpenAI's Codex CLI (Claude Code's hook format).
+    /// OpenAI Codex CLI (`.codex/hooks.json`, Claude Code's format).
     Codex,
-    /// Google's Gemini CLI.
+    /// Google Gemini CLI (`.gemini/settings.json` hooks).
     Gemini,
-    /// The Cline VS Code extension.
+    /// Cline, the VS Code extension and the `cline` CLI (`.clinerules/hooks/`).
     Cline,
-    /// The Cursor editor.
+    /// Cursor (`.cursor/hooks.json`, `.cursor/mcp.json`).
     Cursor,
-    /// GitHub Copilot CLI (and the Copilot coding agent, same hook files).
+    /// GitHub Copilot CLI and coding agent (`.github/hooks/*.json`; hooks give `--event`).
     Copilot,
-    /// The seeds' Roo Code fork, or any tool speaking the plain JSON event.
+    /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
 }
 
@@ -47,6 +48,46 @@ impl FrontEnd {
             FrontEnd::Cursor => "cursor",
             FrontEnd::Copilot => "copilot",
             FrontEnd::Generic => "generic",
+        }
+    }
+}
+
+/// Who acted, as the ledger records it (`source`): an agent through a front-end's
+/// hook, a person at the command line, or the MCP server on an agent's behalf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A hook event of this front-end.
+    Hook(FrontEnd),
+    /// An `intent` command run by a person.
+    Cli,
+    /// The `intent mcp` server.
+    Mcp,
+}
+
+impl Origin {
+    /// The ledger's `source`: `hook:<front-end>`, `cli` or `mcp`.
+    pub fn source(self) -> String {
+        match self {
+            Origin::Hook(front_end) => format!("hook:{}", front_end.as_str()),
+            Origin::Cli => "cli".to_string(),
+            Origin::Mcp => "mcp".to_string(),
+        }
+    }
+
+    /// The name events record as `front_end`: the front-end's, or `cli` / `mcp`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::Hook(front_end) => front_end.as_str(),
+            Origin::Cli => "cli",
+            Origin::Mcp => "mcp",
+        }
+    }
+
+    /// The front-end, for a hook.
+    pub fn front_end(self) -> Option<FrontEnd> {
+        match self {
+            Origin::Hook(front_end) => Some(front_end),
+            Origin::Cli | Origin::Mcp => None,
         }
     }
 }

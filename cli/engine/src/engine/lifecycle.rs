@@ -222,7 +222,7 @@ impl Turn<'_, '_> {
         });
         if actor == Actor::Agent {
             data["session"] = json!(self.session);
-            data["front_end"] = json!(self.front_end.as_str());
+            data["front_end"] = json!(self.origin.name());
             data["model"] = json!(self
                 .state
                 .session(&self.session)

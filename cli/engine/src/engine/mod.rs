@@ -31,7 +31,7 @@ use intent_ledger::{
 };
 use serde_json::{json, Value};
 
-pub use event::{FrontEnd, HookEvent, Phase, Refusal, Reply, ToolCall};
+pub use event::{FrontEnd, HookEvent, Origin, Phase, Refusal, Reply, ToolCall};
 
 /// Kind of the event that records an agent's stop.
 pub const SESSION_STOP: &str = "session.stop";
@@ -44,6 +44,9 @@ pub struct Engine {
     workspace: Workspace,
     root: PathBuf,
     ledger_options: LedgerOptions,
+    /// Who calls the methods other than [`Engine::handle`] (whose events name their
+    /// front-end): a person at the CLI unless [`Engine::acting_for`] says otherwise.
+    origin: Origin,
 }
 
 impl Engine {
@@ -68,7 +71,15 @@ impl Engine {
             workspace,
             root,
             ledger_options,
+            origin: Origin::Cli,
         })
+    }
+
+    /// The same engine, recording what it does outside hooks as `origin`'s (the
+    /// MCP server: [`Origin::Mcp`]).
+    pub fn acting_for(mut self, origin: Origin) -> Engine {
+        self.origin = origin;
+        self
     }
 
     /// Returns the workspace.
@@ -83,7 +94,7 @@ impl Engine {
         // lock is taken, and its baseline saved after it is released.
         let shell = shell::Outside::before_lock(&self.workspace, &self.root, event);
         let mut baseline_for = None;
-        let reply = self.with_turn(event.front_end, |turn| {
+        let reply = self.with_turn(Origin::Hook(event.front_end), |turn| {
             turn.prefetch = prefetch;
             turn.shell = shell;
             let reply = turn.handle(event);
@@ -103,7 +114,7 @@ impl Engine {
         intent_id: &str,
         via: &str,
     ) -> anyhow::Result<Result<String, GateReason>> {
-        self.with_turn(FrontEnd::ClaudeCode, |turn| {
+        self.with_turn(self.origin, |turn| {
             turn.session = session.to_string();
             turn.select(intent_id, via, None)
         })
@@ -114,8 +125,7 @@ impl Engine {
         &self,
         change: &lifecycle::StatusChange,
     ) -> anyhow::Result<Result<Value, GateReason>> {
-        self.with_turn(FrontEnd::ClaudeCode, |turn| {
-            turn.source = "cli".to_string();
+        self.with_turn(self.origin, |turn| {
             turn.change_status(change, lifecycle::Actor::Human)
         })
     }
@@ -123,7 +133,7 @@ impl Engine {
     /// Checks whether `intent_id` may be selected and renders its context, without
     /// recording anything (the MCP server's answer; the hook records the selection).
     pub fn preview_selection(&self, intent_id: &str) -> anyhow::Result<Result<String, GateReason>> {
-        self.with_turn(FrontEnd::ClaudeCode, |turn| {
+        self.with_turn(self.origin, |turn| {
             turn.state.ensure_digest(intent_id);
             Ok(turn.check_selectable(intent_id).map(|spec_index| {
                 let specs = turn.specs.as_ref().expect("checked");
@@ -138,7 +148,7 @@ impl Engine {
 
     /// Returns the active intent and its context for a session.
     pub fn active_context(&self, session: &str) -> anyhow::Result<Option<(String, String)>> {
-        self.with_turn(FrontEnd::ClaudeCode, |turn| {
+        self.with_turn(self.origin, |turn| {
             let Some(id) = turn.state.active_intent(session).map(str::to_string) else {
                 return Ok(None);
             };
@@ -154,7 +164,7 @@ impl Engine {
 
     /// Returns the specs as the gate sees them, or why they are unusable.
     pub fn specs(&self) -> anyhow::Result<Result<SpecDocument, String>> {
-        self.with_turn(FrontEnd::ClaudeCode, |turn| Ok(turn.specs.clone()))
+        self.with_turn(self.origin, |turn| Ok(turn.specs.clone()))
     }
 
     /// Finds the session whose hook recorded `tool_use_id` (MCP servers learn the
@@ -187,14 +197,14 @@ impl Engine {
 
     fn with_turn<T>(
         &self,
-        front_end: FrontEnd,
+        origin: Origin,
         work: impl FnOnce(&mut Turn<'_, '_>) -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
         let mut ledger = self.workspace.open_ledger(self.ledger_options.clone())?;
         ledger.transaction(|tx| {
             let cache = StateCache::new(&self.workspace.cache_dir());
             let mut state = cache.load(tx)?;
-            let source = format!("hook:{}", front_end.as_str());
+            let source = origin.source();
             let specs = specs::load(&self.workspace, tx, &mut state, &source)?;
             let policy = Policy::load(&self.workspace.orchestration_dir().join("policy.yaml"));
             let mut turn = Turn {
@@ -204,7 +214,7 @@ impl Engine {
                 specs,
                 policy,
                 source,
-                front_end,
+                origin,
                 session: String::new(),
                 prefetch: None,
                 shell: shell::Outside::default(),
@@ -226,7 +236,7 @@ struct Turn<'e, 't> {
     specs: Result<SpecDocument, String>,
     policy: Result<Policy, String>,
     source: String,
-    front_end: FrontEnd,
+    origin: Origin,
     session: String,
     /// Analyses of the written files, started before the transaction (post only).
     prefetch: Option<ast::Prefetch>,
@@ -276,10 +286,7 @@ impl Turn<'_, '_> {
             Phase::PostTool | Phase::PostToolFailure => self.post_tool(event),
             Phase::Stop => {
                 self.close_turn("stop")?;
-                self.append(
-                    SESSION_STOP,
-                    json!({ "front_end": self.front_end.as_str() }),
-                )?;
+                self.append(SESSION_STOP, json!({ "front_end": self.origin.name() }))?;
                 Ok(Reply::default())
             }
         }
@@ -296,7 +303,7 @@ impl Turn<'_, '_> {
     /// Violations recorded after the fact for this session and not yet told to the
     /// agent (Cursor: edits are reported only once they happened).
     fn pending_violations(&self) -> Vec<String> {
-        if self.front_end != FrontEnd::Cursor {
+        if self.origin != Origin::Hook(FrontEnd::Cursor) {
             return Vec::new();
         }
         self.state
@@ -340,7 +347,7 @@ impl Turn<'_, '_> {
         self.append(
             kinds::SESSION_START,
             json!({
-                "front_end": self.front_end.as_str(),
+                "front_end": self.origin.name(),
                 "source": event.source,
                 "model": model,
                 "cwd": event.cwd,
@@ -378,7 +385,7 @@ impl Turn<'_, '_> {
                 "traces": open.traces,
                 "paths": open.paths,
                 "ended_by": ended_by,
-                "front_end": self.front_end.as_str(),
+                "front_end": self.origin.name(),
             }),
         )?;
         Ok(())
@@ -391,7 +398,7 @@ impl Turn<'_, '_> {
         self.append(
             kinds::PROMPT,
             json!({
-                "front_end": self.front_end.as_str(),
+                "front_end": self.origin.name(),
                 "prompt_id": event.prompt_id,
                 "text": text,
                 "intent_id": active,
@@ -431,7 +438,7 @@ impl Turn<'_, '_> {
         let tool = event.tool.as_ref().context("a tool event without a tool")?;
         let model = self.model(event);
         let mut base = json!({
-            "front_end": self.front_end.as_str(),
+            "front_end": self.origin.name(),
             "tool": tool.action.tool(),
             "tool_use_id": tool.use_id,
             "prompt_id": event.prompt_id,
@@ -484,7 +491,11 @@ impl Turn<'_, '_> {
                 policy: self.policy.as_ref().map_err(String::as_str),
                 state: &self.state,
                 ignore: &ignore,
-                capabilities: crate::adapters::capabilities(self.front_end),
+                capabilities: self
+                    .origin
+                    .front_end()
+                    .map(crate::adapters::capabilities)
+                    .unwrap_or_default(),
                 cited_intent: tool.input.get("intent_id").and_then(Value::as_str),
                 after_the_fact: false,
             };

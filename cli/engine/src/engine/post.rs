@@ -8,7 +8,7 @@ use intent_ledger::kinds;
 use serde_json::{json, Value};
 
 use super::{ast, context, lessons, texts, trace, vcs, Phase, Reply, ToolCall, Turn};
-use crate::engine::{FrontEnd, HookEvent};
+use crate::engine::{FrontEnd, HookEvent, Origin};
 
 impl Turn<'_, '_> {
     pub(super) fn post_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
@@ -23,7 +23,7 @@ impl Turn<'_, '_> {
         let model = self.model(event);
         let mut warnings: Vec<String> = Vec::new();
         let mut post = json!({
-            "front_end": self.front_end.as_str(),
+            "front_end": self.origin.name(),
             "tool": tool.action.tool(),
             "tool_use_id": tool.use_id,
             "prompt_id": event.prompt_id,
@@ -37,8 +37,8 @@ impl Turn<'_, '_> {
         // A Tab completion is the person's edit, not the agent's: traced, never a
         // violation.
         let agent_edit = tool.action.tool() != "tab_edit";
-        if let (FrontEnd::Cursor, Action::Write { paths, .. }, true) =
-            (self.front_end, &tool.action, agent_edit)
+        if let (Origin::Hook(FrontEnd::Cursor), Action::Write { paths, .. }, true) =
+            (self.origin, &tool.action, agent_edit)
         {
             if let Some(violation) = self.observed_violation(paths, &cwd, active.as_deref()) {
                 post["violation"] = violation;
@@ -123,7 +123,7 @@ impl Turn<'_, '_> {
             // keep one history entry per block and turn, and the turn's verdict
             // (`turn.verdict`) names it.
             data["turn"] = json!(turn);
-            data["front_end"] = json!(self.front_end.as_str());
+            data["front_end"] = json!(self.origin.name());
             data["model"] = json!(model);
             data["vcs"] = revision
                 .as_ref()
@@ -330,7 +330,7 @@ impl Turn<'_, '_> {
         self.append(
             kinds::TOOL_POST,
             json!({
-                "front_end": self.front_end.as_str(),
+                "front_end": self.origin.name(),
                 "tool": tool.action.tool(),
                 "tool_use_id": tool.use_id,
                 "ok": !failed,

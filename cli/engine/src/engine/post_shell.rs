@@ -181,7 +181,7 @@ impl Turn<'_, '_> {
             data["tool_use_id"] = json!(tool.use_id);
             data["prompt_id"] = json!(event.prompt_id);
             data["turn"] = json!(turn);
-            data["front_end"] = json!(self.front_end.as_str());
+            data["front_end"] = json!(self.origin.name());
             data["model"] = json!(model);
             data["vcs"] = revision
                 .as_ref()
