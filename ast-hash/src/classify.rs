@@ -128,9 +128,9 @@ pub struct Classification {
 }
 
 impl Classification {
-    /// Compares a class the agent declared with this one; see [`declared_mismatch`](crate::report::declared_mismatch).
+    /// Compares a class the agent declared with this one; see [`declared_mismatch`].
     pub fn declared_mismatch(&self, declared: &str) -> Option<String> {
-        crate::report::declared_mismatch(declared, self)
+        declared_mismatch(declared, self)
     }
 }
 
@@ -587,4 +587,55 @@ fn unit_difference<'u>(before: &'u [Unit], after: &'u [Unit]) -> (Vec<&'u Unit>,
         }
     }
     (lost, gained)
+}
+
+/// Compares the class an agent declared with the computed one.
+///
+/// Returns `None` when they agree, else a message naming the first changed block, e.g.
+/// "declared AST_REFACTOR but behaviour changed in `verify` (src/auth.ts:10-24)".
+/// `declared` is matched case-insensitively, with `-` or `_` (`ast-refactor` works).
+pub fn declared_mismatch(declared: &str, computed: &Classification) -> Option<String> {
+    let spelled = declared.trim().to_ascii_uppercase().replace('-', "_");
+    let Some(class) = MutationClass::parse(&spelled) else {
+        return Some(format!(
+            "declared mutation class `{}` is neither AST_REFACTOR nor INTENT_EVOLUTION; computed {}",
+            declared.trim(),
+            computed.mutation_class.as_str()
+        ));
+    };
+    if class == computed.mutation_class {
+        return None;
+    }
+    Some(match class {
+        MutationClass::AstRefactor => {
+            let what = crate::report::leaf_changes(&computed.changed_blocks)
+                .first()
+                .map(|b| {
+                    format!(
+                        "behaviour changed in `{}` ({}:{}-{})",
+                        b.qualified_name, b.path, b.lines.start, b.lines.end
+                    )
+                })
+                .or_else(|| {
+                    computed
+                        .added_blocks
+                        .first()
+                        .map(|b| format!("`{}` was added in {}", b.qualified_name, b.path))
+                })
+                .or_else(|| {
+                    computed
+                        .removed_blocks
+                        .first()
+                        .map(|b| format!("`{}` was removed from {}", b.qualified_name, b.path))
+                })
+                .unwrap_or_else(|| computed.reason.clone());
+            format!("declared AST_REFACTOR but {what}")
+        }
+        MutationClass::IntentEvolution => {
+            format!(
+                "declared INTENT_EVOLUTION but the change is a refactor: {}",
+                computed.reason
+            )
+        }
+    })
 }

@@ -139,6 +139,7 @@ mod walk;
 
 use serde::{Serialize, Serializer};
 
+pub use classify::declared_mismatch;
 pub use classify::{
     analyze_turn, analyze_turn_with, classify, classify_analyses, BlockMove, Classification,
     FileParseErrors, Method, RefactorKind, Side, TextRuling, TurnAnalysis,
@@ -149,7 +150,7 @@ pub use matching::{match_blocks, BlockMatch, BlockRef, LineageEvent, MatchedBy};
 pub use model::{Block, BlockHashes, FileAnalysis, Lines, ParseError, ParseErrorKind, SourceFile};
 pub use origins::{find_origins, Origin, OriginKind, MIN_SHARE, MIN_TOKENS};
 pub use prepared::Prepared;
-pub use report::{declared_mismatch, ApiChange, ApiChangeKind};
+pub use report::{ApiChange, ApiChangeKind};
 pub use text::TextRule;
 
 /// The version of the hashing scheme, mixed into every hash.

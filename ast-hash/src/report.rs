@@ -2,11 +2,9 @@
 
 use serde::Serialize;
 
-use crate::classify::Classification;
 use crate::matching::{BlockMatch, BlockRef};
 use crate::model::FileAnalysis;
 use crate::units::{Unit, UnitKind};
-use crate::MutationClass;
 
 /// How an exported name changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -265,55 +263,4 @@ pub(crate) fn evolution_reason(
     gained
         .first()
         .map(|u| format!("{} changed", unit_label(after, u)))
-}
-
-/// Compares the class an agent declared with the computed one.
-///
-/// Returns `None` when they agree, else a message naming the first changed block, e.g.
-/// "declared AST_REFACTOR but behaviour changed in `verify` (src/auth.ts:10-24)".
-/// `declared` is matched case-insensitively, with `-` or `_` (`ast-refactor` works).
-pub fn declared_mismatch(declared: &str, computed: &Classification) -> Option<String> {
-    let spelled = declared.trim().to_ascii_uppercase().replace('-', "_");
-    let Some(class) = MutationClass::parse(&spelled) else {
-        return Some(format!(
-            "declared mutation class `{}` is neither AST_REFACTOR nor INTENT_EVOLUTION; computed {}",
-            declared.trim(),
-            computed.mutation_class.as_str()
-        ));
-    };
-    if class == computed.mutation_class {
-        return None;
-    }
-    Some(match class {
-        MutationClass::AstRefactor => {
-            let what = leaf_changes(&computed.changed_blocks)
-                .first()
-                .map(|b| {
-                    format!(
-                        "behaviour changed in `{}` ({}:{}-{})",
-                        b.qualified_name, b.path, b.lines.start, b.lines.end
-                    )
-                })
-                .or_else(|| {
-                    computed
-                        .added_blocks
-                        .first()
-                        .map(|b| format!("`{}` was added in {}", b.qualified_name, b.path))
-                })
-                .or_else(|| {
-                    computed
-                        .removed_blocks
-                        .first()
-                        .map(|b| format!("`{}` was removed from {}", b.qualified_name, b.path))
-                })
-                .unwrap_or_else(|| computed.reason.clone());
-            format!("declared AST_REFACTOR but {what}")
-        }
-        MutationClass::IntentEvolution => {
-            format!(
-                "declared INTENT_EVOLUTION but the change is a refactor: {}",
-                computed.reason
-            )
-        }
-    })
 }

@@ -37,6 +37,10 @@ pub mod kinds {
     /// An agent turn ended (next prompt, stop): its final class, judged over all its
     /// writes. Each `trace` classifies the turn *so far*; this is the last word.
     pub const TURN_VERDICT: &str = "turn.verdict";
+    /// An agent stopped (the end of its turn, or of its session).
+    pub const SESSION_STOP: &str = "session.stop";
+    /// A problem a hook handled by failing open (reads) or closed (anything else).
+    pub const HOOK_WARNING: &str = "hook.warning";
 }
 
 /// An event to append. `seq`, `prev` and `h` are assigned by the ledger; `id` and

@@ -14,7 +14,7 @@ use intent_ledger::kinds;
 use intent_ledger::spec::{edit_intent, FieldEdit, IntentSpec, IntentStatus};
 use serde_json::{json, Value};
 
-use super::{selection::describe_dependencies, specs, Turn};
+use super::{selection::describe_dependencies, specs, EventTx};
 
 /// Who asks for a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub fn checklist(criteria: &[String], evidence: Option<&Value>) -> Value {
     )
 }
 
-impl Turn<'_, '_> {
+impl EventTx<'_, '_> {
     // A refusal is the uncommon path and is rendered once: its size does not matter.
     #[allow(clippy::result_large_err)]
     fn intent_spec(&self, intent_id: &str) -> Result<IntentSpec, GateReason> {

@@ -33,11 +33,6 @@ use serde_json::{json, Value};
 
 pub use event::{FrontEnd, HookEvent, Origin, Phase, Refusal, Reply, ToolCall};
 
-/// Kind of the event that records an agent's stop.
-pub const SESSION_STOP: &str = "session.stop";
-/// Kind of the event that records a problem the hook handled by failing open or closed.
-pub const HOOK_WARNING: &str = "hook.warning";
-
 /// Runs hook events against one workspace.
 #[derive(Debug, Clone)]
 pub struct Engine {
@@ -94,7 +89,7 @@ impl Engine {
         // lock is taken, and its baseline saved after it is released.
         let shell = shell::Outside::before_lock(&self.workspace, &self.root, event);
         let mut baseline_for = None;
-        let reply = self.with_turn(Origin::Hook(event.front_end), |turn| {
+        let reply = self.in_transaction(Origin::Hook(event.front_end), |turn| {
             turn.prefetch = prefetch;
             turn.shell = shell;
             let reply = turn.handle(event);
@@ -114,7 +109,7 @@ impl Engine {
         intent_id: &str,
         via: &str,
     ) -> anyhow::Result<Result<String, GateReason>> {
-        self.with_turn(self.origin, |turn| {
+        self.in_transaction(self.origin, |turn| {
             turn.session = session.to_string();
             turn.select(intent_id, via, None)
         })
@@ -125,7 +120,7 @@ impl Engine {
         &self,
         change: &lifecycle::StatusChange,
     ) -> anyhow::Result<Result<Value, GateReason>> {
-        self.with_turn(self.origin, |turn| {
+        self.in_transaction(self.origin, |turn| {
             turn.change_status(change, lifecycle::Actor::Human)
         })
     }
@@ -133,7 +128,7 @@ impl Engine {
     /// Checks whether `intent_id` may be selected and renders its context, without
     /// recording anything (the MCP server's answer; the hook records the selection).
     pub fn preview_selection(&self, intent_id: &str) -> anyhow::Result<Result<String, GateReason>> {
-        self.with_turn(self.origin, |turn| {
+        self.in_transaction(self.origin, |turn| {
             turn.state.ensure_digest(intent_id);
             Ok(turn.check_selectable(intent_id).map(|spec_index| {
                 let specs = turn.specs.as_ref().expect("checked");
@@ -148,7 +143,7 @@ impl Engine {
 
     /// Returns the active intent and its context for a session.
     pub fn active_context(&self, session: &str) -> anyhow::Result<Option<(String, String)>> {
-        self.with_turn(self.origin, |turn| {
+        self.in_transaction(self.origin, |turn| {
             let Some(id) = turn.state.active_intent(session).map(str::to_string) else {
                 return Ok(None);
             };
@@ -164,7 +159,7 @@ impl Engine {
 
     /// Returns the specs as the gate sees them, or why they are unusable.
     pub fn specs(&self) -> anyhow::Result<Result<SpecDocument, String>> {
-        self.with_turn(self.origin, |turn| Ok(turn.specs.clone()))
+        self.in_transaction(self.origin, |turn| Ok(turn.specs.clone()))
     }
 
     /// Finds the session whose hook recorded `tool_use_id` (MCP servers learn the
@@ -190,15 +185,15 @@ impl Engine {
         let Ok(mut ledger) = self.workspace.open_ledger(self.ledger_options.clone()) else {
             return;
         };
-        let mut event = NewEvent::new(HOOK_WARNING, "hook", json!({ "message": message }));
+        let mut event = NewEvent::new(kinds::HOOK_WARNING, "hook", json!({ "message": message }));
         event.session = session.map(str::to_string);
         let _ = ledger.append(event);
     }
 
-    fn with_turn<T>(
+    fn in_transaction<T>(
         &self,
         origin: Origin,
-        work: impl FnOnce(&mut Turn<'_, '_>) -> anyhow::Result<T>,
+        work: impl FnOnce(&mut EventTx<'_, '_>) -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
         let mut ledger = self.workspace.open_ledger(self.ledger_options.clone())?;
         ledger.transaction(|tx| {
@@ -207,7 +202,7 @@ impl Engine {
             let source = origin.source();
             let specs = specs::load(&self.workspace, tx, &mut state, &source)?;
             let policy = Policy::load(&self.workspace.orchestration_dir().join("policy.yaml"));
-            let mut turn = Turn {
+            let mut turn = EventTx {
                 engine: self,
                 tx,
                 state,
@@ -220,7 +215,7 @@ impl Engine {
                 shell: shell::Outside::default(),
             };
             let result = work(&mut turn)?;
-            let Turn { tx, mut state, .. } = turn;
+            let EventTx { tx, mut state, .. } = turn;
             state.catch_up(tx.path(), tx.end())?;
             cache.save(&state)?;
             Ok(result)
@@ -228,8 +223,10 @@ impl Engine {
     }
 }
 
-/// One event's work, inside the ledger transaction.
-struct Turn<'e, 't> {
+/// One hook event's (or one CLI call's) work, inside the ledger transaction: read
+/// the state, decide, append, save the state. Not an agent's turn, which spans many
+/// events (see `turn.verdict`).
+struct EventTx<'e, 't> {
     engine: &'e Engine,
     tx: &'e mut Transaction<'t>,
     state: HookState,
@@ -244,7 +241,7 @@ struct Turn<'e, 't> {
     shell: shell::Outside,
 }
 
-impl Turn<'_, '_> {
+impl EventTx<'_, '_> {
     pub(super) fn root(&self) -> &Path {
         &self.engine.root
     }
@@ -286,7 +283,10 @@ impl Turn<'_, '_> {
             Phase::PostTool | Phase::PostToolFailure => self.post_tool(event),
             Phase::Stop => {
                 self.close_turn("stop")?;
-                self.append(SESSION_STOP, json!({ "front_end": self.origin.name() }))?;
+                self.append(
+                    kinds::SESSION_STOP,
+                    json!({ "front_end": self.origin.name() }),
+                )?;
                 Ok(Reply::default())
             }
         }

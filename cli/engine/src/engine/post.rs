@@ -7,10 +7,10 @@ use intent_ledger::gate::{self, file_sha256, Action};
 use intent_ledger::kinds;
 use serde_json::{json, Value};
 
-use super::{ast, context, lessons, texts, trace, vcs, Phase, Reply, ToolCall, Turn};
+use super::{ast, context, lessons, texts, trace, vcs, EventTx, Phase, Reply, ToolCall};
 use crate::engine::{FrontEnd, HookEvent, Origin};
 
-impl Turn<'_, '_> {
+impl EventTx<'_, '_> {
     pub(super) fn post_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
         let tool = event.tool.as_ref().context("a tool event without a tool")?;
         let failed = event.phase == Phase::PostToolFailure

@@ -6,7 +6,7 @@ use intent_ledger::kinds;
 use serde_json::{json, Value};
 
 use super::post::{error_text, SHOWN_PATHS};
-use super::{ast, context, shell, vcs, Reply, ToolCall, Turn};
+use super::{ast, context, shell, vcs, EventTx, Reply, ToolCall};
 use crate::engine::HookEvent;
 
 /// Paths listed in a `violation` of a `tool.post` event.
@@ -15,7 +15,7 @@ const LISTED_PATHS: usize = 20;
 /// How a changed path fares against the session's intent, as a Write of it would.
 type ShellVerdict = ChangeVerdict;
 
-impl Turn<'_, '_> {
+impl EventTx<'_, '_> {
     /// PostToolUse of a shell command: records what it changed (found before the
     /// lock, see [`shell`]), judges every changed path like a Write of it, traces the
     /// files that are not protected, and tells the agent about violations in the

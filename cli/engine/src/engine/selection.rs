@@ -4,9 +4,9 @@ use intent_ledger::gate::{self, GateReason, Policy, ReasonKind};
 use intent_ledger::kinds;
 use serde_json::json;
 
-use super::{context, lessons, Turn};
+use super::{context, lessons, EventTx};
 
-impl Turn<'_, '_> {
+impl EventTx<'_, '_> {
     /// Validates a selection: returns the intent's index in the specs, or why not.
     // A refusal is an ordinary answer built once per hook process, not an error
     // on a hot path, so its size does not matter.
