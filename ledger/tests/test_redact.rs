@@ -346,6 +346,10 @@ fn sample(kind: &str) -> Value {
             "first_seq": 12, "last_seq": 14, "traces": 2, "paths": ["src/a.ts", "src/b.ts"], "ended_by": "stop",
             "front_end": "claude-code"})
         }
+        kinds::SESSION_STOP => json!({"front_end": "claude-code"}),
+        kinds::HOOK_WARNING => {
+            json!({"message": "PreToolUse: cannot read the specs; denied (fail closed)"})
+        }
         other => panic!("no sample for kind {other}: add one"),
     }
 }

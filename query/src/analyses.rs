@@ -8,6 +8,7 @@
 //! text; `intent_ast_hash::stored` refuses any entry that does not fit the text
 //! exactly, so a damaged or stale file costs a parse, never a wrong answer.
 
+use intent_ledger::atomic;
 use std::path::PathBuf;
 
 use intent_ast_hash::{analyze, stored, FileAnalysis, SourceFile};
@@ -41,13 +42,7 @@ pub fn store(workspace: &Workspace, analysis: &FileAnalysis) {
     if path.exists() {
         return;
     }
-    let _ = std::fs::create_dir_all(dir(workspace));
-    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
-    if std::fs::write(&tmp, stored::encode(analysis)).is_ok()
-        && std::fs::rename(&tmp, &path).is_err()
-    {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    let _ = atomic::write(&path, &stored::encode(analysis), atomic::Sync::No);
 }
 
 /// The analysis of `file`: restored when an earlier process made it, else made

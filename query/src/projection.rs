@@ -112,15 +112,8 @@ pub fn scan(
 /// Writes `bytes` to `path` through a temporary file and a rename, so readers see
 /// the old file or the new one, never half of one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| QueryError::io(dir, e))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| QueryError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| QueryError::io(path, e))
+    intent_ledger::atomic::write(path, bytes, intent_ledger::atomic::Sync::No)
+        .map_err(|e| QueryError::io(path, e))
 }
 
 /// Like [`scan`], but parses only lines whose kind is one of `kinds` (found in the

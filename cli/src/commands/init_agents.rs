@@ -1,7 +1,7 @@
 //! What `intent init --agent` writes for each front-end: its hook configuration (and
 //! MCP registration where it has one), merged into existing files, idempotent.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
 use serde_json::{json, Value};
@@ -483,14 +483,8 @@ fn write_json(path: &Path, value: &Value) -> anyhow::Result<()> {
 
 /// Writes through a temporary file, so an interrupted write leaves the old file.
 fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    intent_ledger::atomic::write(path, text.as_bytes(), intent_ledger::atomic::Sync::No)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]

@@ -210,10 +210,8 @@ fn is_ledger_id(id: &str) -> bool {
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    let _ = std::fs::remove_file(&tmp);
-    std::fs::write(&tmp, bytes).with_context(|| format!("write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("rename onto {}", path.display()))
+    intent_ledger::atomic::write(path, bytes, intent_ledger::atomic::Sync::No)
+        .with_context(|| format!("write {}", path.display()))
 }
 
 fn set_read_only(path: &Path) -> std::io::Result<()> {

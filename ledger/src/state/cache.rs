@@ -187,10 +187,7 @@ pub(super) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> 
 
 /// Writes a JSON file atomically (temp file + rename); not synced, as all derived data.
 fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let dir = path.parent().expect("cache files have a parent");
-    std::fs::create_dir_all(dir).map_err(|e| LedgerError::io(dir, e))?;
-    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
     let bytes = serde_json::to_vec(value).expect("serialize cache");
-    std::fs::write(&tmp, bytes).map_err(|e| LedgerError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| LedgerError::io(path, e))
+    crate::atomic::write(path, &bytes, crate::atomic::Sync::No)
+        .map_err(|e| LedgerError::io(path, e))
 }

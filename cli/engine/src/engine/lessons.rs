@@ -61,9 +61,7 @@ pub fn append_to_claude_md(path: &Path, line: &str) -> std::io::Result<()> {
             text
         }
     };
-    let tmp = path.with_extension(format!("md.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, updated)?;
-    std::fs::rename(&tmp, path)
+    intent_ledger::atomic::write(path, updated.as_bytes(), intent_ledger::atomic::Sync::No)
 }
 
 #[cfg(test)]

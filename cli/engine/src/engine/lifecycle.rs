@@ -308,10 +308,7 @@ fn spelled_like(current: &str, to: IntentStatus) -> String {
     }
 }
 
-/// Writes through a temporary file in the same directory, then renames.
+/// Replaces the specs file whole (a person's file of record: synced).
 fn write_replacing(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    intent_ledger::atomic::write(path, text.as_bytes(), intent_ledger::atomic::Sync::Yes)
 }

@@ -84,11 +84,6 @@ fn read_cached(path: &Path) -> Option<IntentsFile> {
 
 /// Best effort: the cache only saves time, so a failure to write it is ignored.
 fn write_cached(path: &Path, doc: &SpecDocument) {
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
-    if std::fs::write(&tmp, doc.to_json().to_string()).is_ok() {
-        let _ = std::fs::rename(&tmp, path);
-    }
+    let bytes = doc.to_json().to_string();
+    let _ = intent_ledger::atomic::write(path, bytes.as_bytes(), intent_ledger::atomic::Sync::No);
 }

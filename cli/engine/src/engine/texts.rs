@@ -5,6 +5,7 @@
 //! as `after_sha256`. It is derived, local data (the ledger stores hashes, never
 //! content): without it, such writes fall back to text rules.
 
+use intent_ledger::atomic;
 use std::path::{Path, PathBuf};
 
 use intent_ledger::Workspace;
@@ -46,13 +47,7 @@ pub fn store(workspace: &Workspace, root: &Path, rel: &str, hash: &str) {
         return; // changed again since it was hashed
     }
     let dir = target.parent().expect("has a parent");
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let tmp = target.with_extension(format!("{}.tmp", std::process::id()));
-    if std::fs::write(&tmp, &bytes).is_ok() {
-        let _ = std::fs::rename(&tmp, &target);
-    }
+    let _ = atomic::write(&target, &bytes, atomic::Sync::No);
     // Listing the directory costs more than the whole hook should: prune on about
     // one write in 256 (those whose hash starts with "00").
     if hash.starts_with("sha256:00") {

@@ -173,12 +173,10 @@ pub fn save_baseline(workspace: &Workspace, root: &Path, use_id: &str) {
 
     let path = baseline_path(workspace, use_id);
     let dir = baseline_dir(workspace);
-    if std::fs::create_dir_all(&dir).is_err() {
+    if intent_ledger::atomic::write(&path, &baseline.encode(), intent_ledger::atomic::Sync::No)
+        .is_err()
+    {
         return;
-    }
-    let tmp = path.with_extension(format!("bin.{}.tmp", std::process::id()));
-    if std::fs::write(&tmp, baseline.encode()).is_ok() && std::fs::rename(&tmp, &path).is_err() {
-        let _ = std::fs::remove_file(&tmp);
     }
     // Baselines of commands whose PostToolUse never came (interrupted, denied by
     // another hook) would pile up: keep the newest.
