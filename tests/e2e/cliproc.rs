@@ -40,6 +40,26 @@ pub fn find_bin(env_var: &str, defaults: &[PathBuf]) -> Option<PathBuf> {
     defaults.iter().find(|p| p.is_file()).cloned()
 }
 
+/// Whether the tests run in CI, where a missing agent CLI or sandbox is a failure,
+/// not a skip: `CI` set to anything but empty, `0` or `false` (`.ci/run` sets
+/// `CI=true`, as CI services do). The one place that decides it.
+pub fn in_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// A test cannot run here because of `why`: a failure in CI ([`in_ci`]), a loud
+/// skip message elsewhere (the caller then returns).
+///
+/// # Panics
+///
+/// In CI.
+pub fn skip_unless_ci(why: &str) {
+    if in_ci() {
+        panic!("{why}; CI is set, so the test must run");
+    }
+    eprintln!("\n*** SKIPPED: {why} ***\n");
+}
+
 /// Returns `found`, or `None` after a loud skip message naming `env_var`.
 ///
 /// # Panics
@@ -51,10 +71,7 @@ pub fn require_bin(found: Option<PathBuf>, env_var: &str, install: &str) -> Opti
             Some(path) => format!("{env_var}={path:?} is not a file"),
             None => format!("{env_var} is not set and the default cache has no binary ({install})"),
         };
-        if std::env::var_os("CI").is_some() {
-            panic!("{why}; CI is set, so the test must run");
-        }
-        eprintln!("\n*** SKIPPED: {why} ***\n");
+        skip_unless_ci(&why);
     }
     found
 }

@@ -110,10 +110,14 @@ fn a_new_prompt_trims_the_cache_to_its_newest_entries() {
     let real = entries(ws.root());
     assert!(!real.is_empty());
     // Old entries first (older modification times), then the real ones are touched.
+    // An hour old: older than anything written now, whatever the clock's tick.
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     for i in 0..600 {
-        std::fs::write(dir.join(format!("{i:032x}.json")), b"{}").unwrap();
+        let path = dir.join(format!("{i:032x}.json"));
+        std::fs::write(&path, b"{}").unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(old).unwrap();
     }
-    std::thread::sleep(std::time::Duration::from_millis(20));
     for entry in &real {
         let bytes = std::fs::read(entry).unwrap();
         std::fs::write(entry, bytes).unwrap();

@@ -53,10 +53,7 @@ pub fn require_claude() -> Option<PathBuf> {
                  as .ci/run does)"
             ),
         };
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{why}; CI=true requires it");
-        }
-        eprintln!("\n*** SKIPPED: {why} ***\n");
+        crate::cliproc::skip_unless_ci(&why);
     }
     found
 }
