@@ -37,8 +37,23 @@ pub fn code_for(err: &anyhow::Error) -> u8 {
     }
 }
 
-/// Prints `err` to stderr (as JSON when asked) and returns its exit code.
+/// Whether `err` comes from writing to a pipe whose reader is gone
+/// (`intent log | head`): not an error, the reader has what it wanted. Every
+/// command's errors go through here, so no command handles it itself.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Prints `err` to stderr (as JSON when asked) and returns its exit code; a closed
+/// pipe on stdout is success, said nowhere ([`is_broken_pipe`]).
 pub fn report(err: &anyhow::Error, json: bool) -> u8 {
+    if is_broken_pipe(err) {
+        return OK;
+    }
     let code = code_for(err);
     if json {
         let kind = match code {

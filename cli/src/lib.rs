@@ -95,7 +95,28 @@ pub fn run() -> i32 {
         }
     };
     let json = cli.global.json;
-    let result = config::Config::from_args(&cli.global).and_then(|config| match cli.command {
+    // Every command reads text agents wrote (sources, payloads, specs): a panic
+    // there is a bug, reported as an error with exit 1, never an abort.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli)))
+        .unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(anyhow::anyhow!(
+                "internal error: {what} (a bug in intent; please report it with the command and its input)"
+            ))
+        });
+    match result {
+        Ok(code) => code as i32,
+        Err(err) => exit::report(&err, json) as i32,
+    }
+}
+
+/// Runs the parsed command.
+fn dispatch(cli: Cli) -> anyhow::Result<u8> {
+    config::Config::from_args(&cli.global).and_then(|config| match cli.command {
         Command::Init(args) => commands::init::run(&config, args),
         Command::Validate(args) => commands::validate::run(&config, args),
         Command::Append(args) => commands::append::run(&config, args),
@@ -118,9 +139,5 @@ pub fn run() -> i32 {
         Command::Select(args) => commands::select::run(&config, args),
         Command::Classify(args) => commands::classify::run(&config, args),
         Command::Mcp(args) => commands::mcp::run(&config, args),
-    });
-    match result {
-        Ok(code) => code as i32,
-        Err(err) => exit::report(&err, json) as i32,
-    }
+    })
 }

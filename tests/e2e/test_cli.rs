@@ -354,3 +354,37 @@ fn the_demo_by_default_is_short_and_says_how_to_see_more() {
     assert!(text.contains("→ deny [stale_file]"), "{text}");
     assert!(root.join(".orchestration/agent_trace.jsonl").is_file());
 }
+
+/// `intent log | head` and the like: when the reader goes away the command stops,
+/// exits 0 and says nothing (one place handles it, `exit::report`).
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    use std::io::Read as _;
+    let ws = TestWorkspace::new();
+    let lines: String = (0..3000)
+        .map(|i| {
+            format!(
+                "{{\"kind\":\"trace\",\"session\":\"s1\",\"data\":{{\"intent_id\":\"INT-001\",\"path\":\"src/f{i}.ts\",\"note\":\"{}\"}}}}\n",
+                "x".repeat(200)
+            )
+        })
+        .collect();
+    let out = ws.run(&["append"], Some(lines.as_bytes()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    for args in [&["log"][..], &["--json", "log"], &["export", "agent-trace"]] {
+        let mut child = ws.command(args).spawn().unwrap();
+        drop(child.stdin.take());
+        let mut head = [0u8; 100];
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut head)
+            .unwrap();
+        // The reader leaves with more than a pipe's worth (64 KiB) unread.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}

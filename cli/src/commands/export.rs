@@ -87,16 +87,9 @@ fn agent_trace(config: &Config, args: AgentTraceArgs) -> anyhow::Result<u8> {
         Some(path) => write_atomically(path, export)?,
         None => {
             let stdout = std::io::stdout();
-            match export(&mut stdout.lock()) {
-                Ok(summary) => summary,
-                // A closed pipe (`intent export agent-trace | head`) is not an error.
-                Err(QueryError::Io { source, .. })
-                    if source.kind() == std::io::ErrorKind::BrokenPipe =>
-                {
-                    return Ok(exit::OK)
-                }
-                Err(err) => return Err(export_error(err, "stdout")),
-            }
+            // A closed pipe (`intent export agent-trace | head`) ends quietly
+            // (`exit::report`).
+            export(&mut stdout.lock()).map_err(|err| export_error(err, "stdout"))?
         }
     };
     eprintln!("{}", summary_line(&summary, plan.output.as_deref()));

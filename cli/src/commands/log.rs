@@ -90,13 +90,8 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
             (false, None) => writeln!(out, "{}", render(event)),
             (false, Some(label)) => writeln!(out, "{}  [from {label}]", render(event)),
         };
-        // A closed pipe (`intent log | head`) is not an error.
-        if let Err(err) = written {
-            if err.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(exit::OK);
-            }
-            return Err(err).context("cannot write to stdout");
-        }
+        // A closed pipe (`intent log | head`) ends quietly (`exit::report`).
+        written.context("cannot write to stdout")?;
     }
     Ok(exit::OK)
 }

@@ -93,12 +93,9 @@ pub fn run(config: &Config, args: SearchArgs) -> anyhow::Result<u8> {
             write!(out, "{}{}", if i > 0 { "\n" } else { "" }, render(hit))
         })
     };
-    match written {
-        // A closed pipe (`intent search x | head`) is not an error.
-        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(exit::OK),
-        Err(err) => Err(err).context("cannot write to stdout"),
-        Ok(()) => Ok(exit::OK),
-    }
+    // A closed pipe (`intent search x | head`) ends quietly (`exit::report`).
+    written.context("cannot write to stdout")?;
+    Ok(exit::OK)
 }
 
 /// One hit: `#seq kind intent path (score)`, then the snippet indented.
