@@ -43,6 +43,7 @@ mod test_lifecycle;
 mod test_mcp;
 mod test_search;
 mod test_shell_after;
+mod test_snapshots;
 mod test_tamper;
 mod test_why;
 mod test_why_truth;
