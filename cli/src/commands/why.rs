@@ -135,7 +135,11 @@ pub fn render_why(a: &WhyAnswer) -> String {
             let _ = writeln!(out, "           prompt: {}", clip(prompt, 100));
         }
         if let Some(reason) = &h.reason {
-            let _ = writeln!(out, "           why: {}", clip(reason, 100));
+            let _ = writeln!(
+                out,
+                "           the write's class, because: {}",
+                clip(reason, 100)
+            );
         }
     }
     for intent in &a.intents {
