@@ -6,7 +6,7 @@
 //! `allow`) makes Codex report the hook as failed and run the tool anyway, so an
 //! ask is rendered as a deny that says a human must approve.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::claude_code;
 use super::tools::ToolTable;
@@ -54,9 +54,13 @@ impl Adapter for Codex {
         }
         if let Some(tool) = &mut event.tool {
             // PostToolUse's `tool_response` is the tool's text output.
-            if let Some(Value::String(text)) = &tool.response {
+            if let Some(Value::String(text)) = payload.get("tool_response") {
                 let failed = text.starts_with("Exit code: ") && !text.starts_with("Exit code: 0");
-                tool.response = Some(json!({"output": text, "is_error": failed}));
+                tool.response = Some(crate::engine::ToolResponse {
+                    failed,
+                    error: failed.then(|| text.clone()),
+                    original_text: None,
+                });
             }
         }
         Ok(event)

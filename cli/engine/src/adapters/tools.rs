@@ -256,7 +256,9 @@ pub fn build_call(
             .and_then(Value::as_str)
             .map(str::to_string),
         input,
-        response,
+        response: response
+            .as_ref()
+            .map(crate::engine::ToolResponse::from_json),
         handshake: classified.handshake,
     }
 }
@@ -264,7 +266,7 @@ pub fn build_call(
 /// Whether a normalized post-tool response says the tool failed.
 pub fn failed(tool: Option<&crate::engine::ToolCall>) -> bool {
     tool.and_then(|t| t.response.as_ref())
-        .is_some_and(|r| r["is_error"] == true || r["success"] == false)
+        .is_some_and(|r| r.failed)
 }
 
 #[cfg(test)]

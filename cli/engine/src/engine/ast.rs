@@ -84,8 +84,7 @@ pub fn prefetch(root: &Path, event: &HookEvent) -> Option<Prefetch> {
         [_] => tool
             .response
             .as_ref()
-            .and_then(|r| r.get("originalFile"))
-            .and_then(Value::as_str)
+            .and_then(|r| r.original_text.as_deref())
             .filter(|t| t.len() <= MAX_AST_BYTES)
             .map(str::to_string),
         _ => None,

@@ -118,12 +118,51 @@ pub struct ToolCall {
     pub use_id: Option<String>,
     /// The tool's input as sent (never stored: only paths and hashes are).
     pub input: Value,
-    /// The tool's response (post phases).
-    pub response: Option<Value>,
+    /// What the tool did (post phases).
+    pub response: Option<ToolResponse>,
     /// The agent's own classification of the change, when its input declares one.
     pub declared_mutation_class: Option<String>,
     /// For handshake tools: which one (`select_active_intent`, …).
     pub handshake: Option<String>,
+}
+
+/// What a tool did, as the engine needs it: read once, by the adapter, from the
+/// front-end's response.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolResponse {
+    /// The tool failed (or was refused).
+    pub failed: bool,
+    /// Why it failed, in the front-end's words (`None` when it did not).
+    pub error: Option<String>,
+    /// The file's text before a single-file write, when the front-end reports it
+    /// (Claude Code's `originalFile`; Gemini's `originalContent` of an existing file).
+    pub original_text: Option<String>,
+}
+
+impl ToolResponse {
+    /// Reads the response shape the adapters normalize to: failure from `is_error:
+    /// true`, `success: false` or a non-empty `error`; its text from the first of
+    /// `error`, `stderr`, `message`, `content` (else the whole response); the old
+    /// text from `originalFile`.
+    pub fn from_json(raw: &Value) -> ToolResponse {
+        let failed = raw.get("is_error").and_then(Value::as_bool) == Some(true)
+            || raw.get("success").and_then(Value::as_bool) == Some(false)
+            || raw.get("error").is_some_and(|e| !e.is_null() && e != "");
+        let error = failed.then(|| {
+            ["error", "stderr", "message", "content"]
+                .iter()
+                .find_map(|key| raw.get(*key).and_then(Value::as_str))
+                .map_or_else(|| raw.to_string(), str::to_string)
+        });
+        ToolResponse {
+            failed,
+            error,
+            original_text: raw
+                .get("originalFile")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        }
+    }
 }
 
 /// One hook event, front-end independent.

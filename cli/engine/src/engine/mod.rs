@@ -31,7 +31,7 @@ use intent_ledger::{
 };
 use serde_json::{json, Value};
 
-pub use event::{FrontEnd, HookEvent, Origin, Phase, Refusal, Reply, ToolCall};
+pub use event::{FrontEnd, HookEvent, Origin, Phase, Refusal, Reply, ToolCall, ToolResponse};
 
 /// Runs hook events against one workspace.
 #[derive(Debug, Clone)]

@@ -14,7 +14,7 @@ impl EventTx<'_, '_> {
     pub(super) fn post_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
         let tool = event.tool.as_ref().context("a tool event without a tool")?;
         let failed = event.phase == Phase::PostToolFailure
-            || tool.response.as_ref().is_some_and(response_failed);
+            || tool.response.as_ref().is_some_and(|r| r.failed);
         self.state.ensure_session(&self.session);
         let active = self.active();
         if let Some(handshake) = tool.handshake.as_deref() {
@@ -67,8 +67,7 @@ impl EventTx<'_, '_> {
                         .response
                         .as_ref()
                         .filter(|_| paths.len() == 1)
-                        .and_then(|r| r.get("originalFile"))
-                        .and_then(Value::as_str)
+                        .and_then(|r| r.original_text.as_deref())
                         .map(str::as_bytes);
                     let known = self.last_known_hash(&rel);
                     // Without the front-end's original text, use the text recorded at
@@ -172,7 +171,7 @@ impl EventTx<'_, '_> {
             self.append(kinds::TRACE, data)?;
         }
         if failed {
-            let error = tool.response.as_ref().map(error_text).unwrap_or_default();
+            let error = error_text(tool);
             let text = format!(
                 "{} failed: {}",
                 tool.action.tool(),
@@ -478,21 +477,12 @@ impl EventTx<'_, '_> {
     }
 }
 
-fn response_failed(response: &Value) -> bool {
-    response.get("is_error").and_then(Value::as_bool) == Some(true)
-        || response.get("success").and_then(Value::as_bool) == Some(false)
-        || response
-            .get("error")
-            .is_some_and(|e| !e.is_null() && e != "")
-}
-
-pub(super) fn error_text(response: &Value) -> String {
-    for key in ["error", "stderr", "message", "content"] {
-        if let Some(text) = response.get(key).and_then(Value::as_str) {
-            return text.to_string();
-        }
-    }
-    response.to_string()
+/// Why a tool failed, as its front-end said it (empty when it did not say).
+pub(super) fn error_text(tool: &ToolCall) -> String {
+    tool.response
+        .as_ref()
+        .and_then(|r| r.error.clone())
+        .unwrap_or_default()
 }
 
 /// Paths shown in a lesson or a reply; the event lists more, the count says all.

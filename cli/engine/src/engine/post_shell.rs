@@ -241,7 +241,7 @@ impl EventTx<'_, '_> {
         if !failed {
             return Ok(());
         }
-        let error = tool.response.as_ref().map(error_text).unwrap_or_default();
+        let error = error_text(tool);
         let text = format!(
             "{} failed: {}",
             tool.action.tool(),
