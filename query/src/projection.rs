@@ -27,9 +27,12 @@ pub enum QueryError {
         /// The cause.
         source: std::io::Error,
     },
-    /// The search index failed.
+    /// The search index is not as this version writes it.
     #[error("search index: {0}")]
     Index(String),
+    /// tantivy failed; the cause is kept for `{:#}` and `source()`.
+    #[error("search index: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
     /// The request itself cannot be answered as given (bad argument, unknown path).
     #[error("{0}")]
     Invalid(String),

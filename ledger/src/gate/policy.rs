@@ -114,15 +114,41 @@ impl Policy {
 
     /// Loads the policy file; a missing file is the default policy. A malformed one
     /// is an error the gate turns into fail-closed `invalid_config` denies.
-    pub fn load(path: &Path) -> Result<Policy, String> {
+    pub fn load(path: &Path) -> Result<Policy, PolicyError> {
         match std::fs::read(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Policy::default()),
-            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            Err(source) => Err(PolicyError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
             Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(Policy::default()),
-            Ok(bytes) => serde_norway::from_slice(&bytes)
-                .map_err(|e| format!("{} is not a valid policy: {e}", path.display())),
+            Ok(bytes) => serde_norway::from_slice(&bytes).map_err(|source| PolicyError::Invalid {
+                path: path.to_path_buf(),
+                source,
+            }),
         }
     }
+}
+
+/// Why `policy.yaml` cannot be used (the gate then refuses what is not read-only).
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyError {
+    /// The file exists but cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The policy file.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not a valid policy.
+    #[error("{} is not a valid policy: {source}", path.display())]
+    Invalid {
+        /// The policy file.
+        path: std::path::PathBuf,
+        /// The parser's complaint.
+        source: serde_norway::Error,
+    },
 }
 
 #[cfg(test)]
@@ -142,6 +168,9 @@ mod tests {
         assert_eq!(policy.ask_commands, vec!["git push"]);
         assert!(policy.lesson_on_deny);
         std::fs::write(&path, "dangerous_commnds: ask\n").unwrap();
-        assert!(Policy::load(&path).unwrap_err().contains("unknown field"));
+        assert!(Policy::load(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown field"));
     }
 }

@@ -60,16 +60,10 @@ mod schema;
 
 use intent_ledger::Workspace;
 
-use crate::projection::{CatchUp, NoProgress, Progress, QueryError, Result};
+use crate::projection::{CatchUp, NoProgress, Progress, Result};
 
 pub use index::BATCH;
 pub use query::{SearchHit, SearchQuery, SearchResults, DEFAULT_LIMIT};
-
-impl From<tantivy::TantivyError> for QueryError {
-    fn from(err: tantivy::TantivyError) -> QueryError {
-        QueryError::Index(err.to_string())
-    }
-}
 
 /// Returns the directory of the search index, `.orchestration/.cache/search/`.
 pub fn index_dir(workspace: &Workspace) -> std::path::PathBuf {

@@ -201,7 +201,8 @@ impl Engine {
             let mut state = cache.load(tx)?;
             let source = origin.source();
             let specs = specs::load(&self.workspace, tx, &mut state, &source)?;
-            let policy = Policy::load(&self.workspace.orchestration_dir().join("policy.yaml"));
+            let policy = Policy::load(&self.workspace.orchestration_dir().join("policy.yaml"))
+                .map_err(|e| e.to_string());
             let mut turn = EventTx {
                 engine: self,
                 tx,
