@@ -26,6 +26,11 @@ const PROTECTED: &[(&str, bool, &str)] = &[
     (".cursor/hooks.json", false, "Cursor's hook configuration"),
     (".cursor/mcp.json", false, "Cursor's MCP configuration"),
     (".clinerules/hooks", true, "Cline's hooks"),
+    // The `cline` CLI also runs the hooks in `.cline/hooks/`.
+    (".cline/hooks", true, "Cline's hooks"),
+    // Every JSON file here is a hook configuration of GitHub Copilot (CLI and
+    // coding agent).
+    (".github/hooks", true, "GitHub Copilot's hook configuration"),
 ];
 
 /// What `rel` (workspace-relative, `/`-separated) is if agents may not write it.
@@ -111,6 +116,10 @@ mod tests {
         assert!(protected("*", false).is_none());
         assert!(protected(".gitignore", false).is_none());
         assert!(protected(".github/workflows/ci.yml", false).is_none());
+        assert!(protected(".github/hooks/intent.json", false).is_some());
+        assert!(protected(".github/hooks/other.json", false).is_some());
+        assert!(protected(".github", true).is_some());
+        assert!(protected(".cline/hooks/PreToolUse", false).is_some());
     }
 
     #[test]
