@@ -53,13 +53,21 @@ pub const TOOLS: ToolTable = ToolTable {
         ("insert", &["path"]),
     ],
     patches: &[("apply_patch", &["input", "patch", "command"])],
-    shells: &[("bash", "command"), ("powershell", "command")],
+    // `write_bash` types `input` into a running shell session (interactive mode):
+    // judged as the command line it is.
+    shells: &[
+        ("bash", "command"),
+        ("powershell", "command"),
+        ("write_bash", "input"),
+        ("write_powershell", "input"),
+    ],
     reads: &[
         ("view", &["path"]),
         ("glob", &[]),
         ("grep", &[]),
         ("rg", &[]),
         ("read_bash", &[]),
+        ("stop_bash", &[]),
         ("list_bash", &[]),
         ("read_powershell", &[]),
         ("list_powershell", &[]),
@@ -299,6 +307,20 @@ mod tests {
             &json!({"resultType": "success", "textResultForLlm": "Created"}),
         );
         assert_eq!(created["is_error"], false);
+    }
+
+    #[test]
+    fn typing_into_a_shell_session_is_judged_as_a_command() {
+        let event = Copilot
+            .parse(
+                &json!({"hookEventName": "preToolUse", "sessionId": "s", "cwd": "/w",
+                "toolName": "write_bash", "toolArgs": {"shellId": "0", "input": "rm -rf ~\n"}}),
+            )
+            .unwrap();
+        match event.tool.unwrap().action {
+            intent_ledger::gate::Action::Shell { command, .. } => assert_eq!(command, "rm -rf ~\n"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
