@@ -8,6 +8,7 @@ pub mod caller;
 pub mod commands;
 pub mod config;
 pub mod exit;
+pub mod frontends;
 pub mod mcp;
 mod progress;
 pub mod sync;

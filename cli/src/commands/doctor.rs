@@ -205,77 +205,13 @@ fn ledger(workspace: &Workspace) -> Check {
 
 /// The hook commands each front-end's configuration holds, with the file.
 fn configured_commands(root: &Path) -> Vec<(&'static str, String, String)> {
-    let mut found = Vec::new();
-    let json_file = |rel: &str| -> Option<Value> {
-        serde_json::from_str(&std::fs::read_to_string(root.join(rel)).ok()?).ok()
-    };
-    for (fe, rel) in [
-        ("claude-code", ".claude/settings.json"),
-        ("codex", ".codex/hooks.json"),
-        ("gemini", ".gemini/settings.json"),
-        ("cursor", ".cursor/hooks.json"),
-    ] {
-        let Some(config) = json_file(rel) else {
-            continue;
-        };
-        let mut commands = Vec::new();
-        collect_commands(&config["hooks"], &mut commands);
-        for command in commands.into_iter().filter(|c| c.contains(" hook")) {
-            found.push((fe, rel.to_string(), command));
-        }
-    }
-    // Copilot: every `.github/hooks/*.json` file, its `bash` commands (other
-    // tools' hooks share the directory: only ours are probed).
-    if let Ok(entries) = std::fs::read_dir(root.join(".github/hooks")) {
-        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for path in files
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        {
-            let rel = format!(
-                ".github/hooks/{}",
-                path.file_name().unwrap_or_default().to_string_lossy()
-            );
-            let Some(config) = json_file(&rel) else {
-                continue;
-            };
-            let mut commands = Vec::new();
-            collect_commands(&config["hooks"], &mut commands);
-            for command in commands.into_iter().filter(|c| c.contains(" hook copilot")) {
-                found.push(("copilot", rel.clone(), command));
-            }
-        }
-    }
-    if let Ok(entries) = std::fs::read_dir(root.join(".clinerules/hooks")) {
-        for entry in entries.flatten() {
-            let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
-            if let Some(line) = text.lines().find(|l| l.contains(" hook cline")) {
-                let command = line.trim().trim_start_matches("exec ").to_string();
-                let rel = format!(".clinerules/hooks/{}", entry.file_name().to_string_lossy());
-                found.push(("cline", rel, command));
-            }
-        }
-    }
-    found
-}
-
-fn collect_commands(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::Object(map) => {
-            // `command` (Claude Code's format and most others), `bash` (Copilot's).
-            for key in ["command", "bash"] {
-                if let Some(command) = map.get(key).and_then(Value::as_str) {
-                    if !out.iter().any(|c| c == command) {
-                        out.push(command.to_string());
-                    }
-                }
-            }
-            map.values().for_each(|v| collect_commands(v, out));
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_commands(v, out)),
-        _ => {}
-    }
+    crate::frontends::all()
+        .flat_map(|(fe, wiring)| {
+            (wiring.commands)(root)
+                .into_iter()
+                .map(move |(rel, command)| (fe.as_str(), rel, command))
+        })
+        .collect()
 }
 
 /// Each configured hook command must start a working `intent` (checked with
@@ -310,8 +246,12 @@ fn front_ends(root: &Path) -> Vec<Check> {
             ),
         });
     }
+    let mut findings = Vec::new();
+    for (_, wiring) in crate::frontends::all() {
+        (wiring.check)(root, &mut findings);
+    }
     checks.extend(
-        super::doctor_wiring::check(root)
+        findings
             .into_iter()
             .map(|(name, status, detail)| Check::new(name, status, detail)),
     );

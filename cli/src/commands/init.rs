@@ -6,7 +6,6 @@ use clap::Args;
 use intent_engine::FrontEnd;
 use serde_json::json;
 
-use super::init_agents as agents;
 use crate::config::Config;
 use crate::exit;
 
@@ -33,17 +32,9 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
     let (command, command_note) = intent_command();
     let mut configured = Vec::new();
     for agent in &args.agent {
-        match agent {
-            FrontEnd::ClaudeCode => {
-                configured.extend(agents::claude_code(workspace.root(), &command)?)
-            }
-            FrontEnd::Codex => configured.extend(agents::codex(workspace.root(), &command)?),
-            FrontEnd::Gemini => configured.extend(agents::gemini(workspace.root(), &command)?),
-            FrontEnd::Cline => configured.extend(agents::cline(workspace.root(), &command)?),
-            FrontEnd::Cursor => configured.extend(agents::cursor(workspace.root(), &command)?),
-            FrontEnd::Copilot => configured.extend(agents::copilot(workspace.root(), &command)?),
-            // Refused before anything was written (above).
-            FrontEnd::Generic => {}
+        // `generic` was refused above: every other front-end has a wiring.
+        if let Some(wiring) = crate::frontends::wiring(*agent) {
+            configured.extend((wiring.wire)(workspace.root(), &command)?);
         }
     }
     created.extend(configured.iter().cloned());
@@ -71,7 +62,7 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
             println!("  the intent specs are in the ledger (seq {seq})");
         }
         for agent in &args.agent {
-            if let Some(note) = agents::note(*agent) {
+            if let Some(note) = crate::frontends::wiring(*agent).and_then(|w| w.note) {
                 println!("  note: {note}");
             }
         }

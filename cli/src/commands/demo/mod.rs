@@ -128,7 +128,9 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     drop(ledger);
     step("3. Wire Claude Code (`intent init --agent claude-code`)");
     let bin = std::env::current_exe().context("cannot find the intent binary")?;
-    for path in super::init_agents::claude_code(&root, &super::init::shell_quote(&bin))? {
+    for path in
+        (crate::frontends::claude_code::WIRING.wire)(&root, &super::init::shell_quote(&bin))?
+    {
         say(&format!("wrote {path}"));
     }
 
