@@ -100,13 +100,9 @@ pub fn run() -> i32 {
     // there is a bug, reported as an error with exit 1, never an abort.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli)))
         .unwrap_or_else(|panic| {
-            let what = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown panic".into());
             Err(anyhow::anyhow!(
-                "internal error: {what} (a bug in intent; please report it with the command and its input)"
+                "internal error: {} (a bug in intent; please report it with the command and its input)",
+                intent_engine::respond::panic_message(panic.as_ref())
             ))
         });
     match result {

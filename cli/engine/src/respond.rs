@@ -145,12 +145,7 @@ pub fn answer(
             (reply, false)
         }
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown panic".into());
-            let why = format!("internal error: {what}");
+            let why = format!("internal error: {}", panic_message(panic.as_ref()));
             let reply = fail(
                 adapter,
                 &event,
@@ -167,6 +162,15 @@ pub fn answer(
         diagnostics,
         handled: Some((event, ok)),
     }
+}
+
+/// The message a panic carried (`panic!("…")` gives a `String` or a `&str`).
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// A ledger that no longer matches its head: nothing can be recorded (so no

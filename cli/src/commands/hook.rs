@@ -39,9 +39,15 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
         .lock()
         .take(respond::MAX_PAYLOAD_BYTES + 1)
         .read_to_end(&mut input);
+    // The workspace the event was answered in, kept for the turn-end checkpoint.
+    let mut used = None;
     let answer = match read {
         Err(e) => call.refuse_unreadable(&format!("cannot be read ({e})")),
-        Ok(_) => respond::answer(call, &input, |event| hook_workspace(config, event)),
+        Ok(_) => respond::answer(call, &input, |event| {
+            let workspace = hook_workspace(config, event);
+            used = Some(workspace.clone());
+            workspace
+        }),
     };
     for line in &answer.diagnostics {
         eprintln!("intent hook: {line}");
@@ -49,13 +55,10 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
     // At the end of an agent's turn, a local checkpoint of the ledger in git
     // (O(new events)): what `intent restore` rebuilds from if the ledger is wiped.
     // Best effort: without git there is nothing to write to.
-    if let Some((event, true)) = &answer.handled {
-        if event.phase == Phase::Stop {
-            let workspace = hook_workspace(config, event);
-            if workspace.git_store_dir().is_some() {
-                if let Err(err) = crate::sync::checkpoint(&workspace) {
-                    eprintln!("intent hook: no checkpoint written: {err:#}");
-                }
+    if let (Some((event, true)), Some(workspace)) = (&answer.handled, &used) {
+        if event.phase == Phase::Stop && workspace.git_store_dir().is_some() {
+            if let Err(err) = crate::sync::checkpoint(workspace) {
+                eprintln!("intent hook: no checkpoint written: {err:#}");
             }
         }
     }
