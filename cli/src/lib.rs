@@ -98,16 +98,15 @@ pub fn run() -> i32 {
     let json = cli.global.json;
     // Every command reads text agents wrote (sources, payloads, specs): a panic
     // there is a bug, reported as an error with exit 1, never an abort.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli)))
-        .unwrap_or_else(|panic| {
-            Err(anyhow::anyhow!(
-                "internal error: {} (a bug in intent; please report it with the command and its input)",
-                intent_engine::respond::panic_message(panic.as_ref())
-            ))
-        });
+    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli))) {
+        Ok(result) => result.map_err(exit::CliError::from),
+        Err(panic) => Err(exit::CliError::Panic(
+            intent_engine::respond::panic_message(panic.as_ref()),
+        )),
+    };
     match result {
         Ok(code) => code as i32,
-        Err(err) => exit::report(&err, json) as i32,
+        Err(err) => err.report(json) as i32,
     }
 }
 

@@ -41,6 +41,9 @@ pub mod kinds {
     pub const SESSION_STOP: &str = "session.stop";
     /// A problem a hook handled by failing open (reads) or closed (anything else).
     pub const HOOK_WARNING: &str = "hook.warning";
+    /// A person accepted or set aside lines that broke the recorded head
+    /// (`intent verify --repair`).
+    pub const LEDGER_REPAIRED: &str = "ledger.repaired";
 }
 
 /// An event to append. `seq`, `prev` and `h` are assigned by the ledger; `id` and
@@ -73,6 +76,14 @@ impl NewEvent {
             id: None,
             ts: None,
         }
+    }
+
+    /// Creates an event of the payload's kind from `source`.
+    pub fn from_payload<P: crate::payload::Payload>(
+        source: impl Into<String>,
+        payload: &P,
+    ) -> Self {
+        NewEvent::new(P::KIND, source, payload.to_data())
     }
 
     /// Sets the session.
@@ -158,6 +169,14 @@ impl Event {
     /// Returns the intent id this event is about, if its data names one.
     pub fn intent_id(&self) -> Option<&str> {
         self.data.get("intent_id").and_then(Value::as_str)
+    }
+
+    /// Parses `data` as the payload of `P`'s kind; `None` when the event is of
+    /// another kind or its data does not fit (a hand-made line).
+    pub fn payload<P: crate::payload::Payload>(&self) -> Option<P> {
+        (self.kind == P::KIND)
+            .then(|| P::from_data(&self.data))
+            .flatten()
     }
 
     /// Parses the time stamp.

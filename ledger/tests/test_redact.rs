@@ -350,6 +350,10 @@ fn sample(kind: &str) -> Value {
         kinds::HOOK_WARNING => {
             json!({"message": "PreToolUse: cannot read the specs; denied (fail closed)"})
         }
+        kinds::LEDGER_REPAIRED => json!({"kind": "foreign_lines", "since_seq": 41,
+            "detail": "2 line(s) after the recorded head", "previous_head": {"seq": 40}, "by": "human",
+            "action": "set_aside", "set_aside": {"file": "agent_trace.quarantine-1.jsonl", "bytes": 312,
+            "lines": 2, "sha256": "sha256:00"}}),
         other => panic!("no sample for kind {other}: add one"),
     }
 }

@@ -5,6 +5,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use intent_ledger::payload::{
+    CompletionProposed, IntentSelected, IntentSpec as SpecSnapshot, IntentStatus as StatusEvent,
+    Lesson, Trace,
+};
 use intent_ledger::spec::IntentStatus;
 use intent_ledger::{kinds, Event, Workspace};
 use serde::{Deserialize, Serialize};
@@ -173,16 +177,14 @@ impl IntentState {
     }
 
     fn apply(&mut self, event: &Event, offset: u64) {
-        let data = &event.data;
         match event.kind.as_str() {
             kinds::INTENT_SPEC => {
+                let Some(snapshot) = event.payload::<SpecSnapshot>() else {
+                    return;
+                };
                 self.snapshots.push((event.seq, offset));
-                let listed = data["spec"]["active_intents"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default();
                 let mut seen = BTreeSet::new();
-                for spec in &listed {
+                for spec in snapshot.intents() {
                     let Some(id) = spec["id"].as_str() else {
                         continue;
                     };
@@ -213,39 +215,43 @@ impl IntentState {
                 }
             }
             kinds::INTENT_STATUS => {
-                if let (Some(id), Some(status)) =
-                    (data["intent_id"].as_str(), data["status"].as_str())
-                {
-                    let record = self.intents.entry(id.to_string()).or_default();
-                    record.id = id.to_string();
-                    if record.status != status {
-                        record.status_history.push((event.seq, status.to_string()));
-                        record.status = status.to_string();
+                if let Some(change) = event.payload::<StatusEvent>() {
+                    let (id, status) = (&change.intent_id, &change.status);
+                    let record = self.intents.entry(id.clone()).or_default();
+                    record.id = id.clone();
+                    if &record.status != status {
+                        record.status_history.push((event.seq, status.clone()));
+                        record.status = status.clone();
                     }
                     if status == "DONE" {
                         record.proposals.clear();
-                        record.completion = Some(data.clone());
+                        record.completion = Some(event.data.clone());
                     }
                 }
             }
             kinds::INTENT_COMPLETION_PROPOSED => {
-                if let Some(id) = data["intent_id"].as_str() {
-                    let record = self.intents.entry(id.to_string()).or_default();
-                    record.id = id.to_string();
+                if let Some(proposed) = event.payload::<CompletionProposed>() {
+                    let id = proposed.intent_id;
+                    let record = self.intents.entry(id.clone()).or_default();
+                    record.id = id;
                     record.proposals.push(Proposal {
                         seq: event.seq,
                         session: event.session.clone(),
-                        notes: data["notes"].as_str().unwrap_or_default().to_string(),
-                        checklist: data["checklist"].clone(),
+                        notes: proposed.notes,
+                        checklist: serde_json::to_value(&proposed.checklist).unwrap_or_default(),
                     });
                 }
             }
             kinds::LESSON => {
-                if let (Some(id), Some(text)) = (data["intent_id"].as_str(), data["text"].as_str())
+                if let Some(Lesson {
+                    intent_id: Some(id),
+                    text,
+                    ..
+                }) = event.payload::<Lesson>().filter(|l| !l.text.is_empty())
                 {
-                    let record = self.intents.entry(id.to_string()).or_default();
-                    record.id = id.to_string();
-                    record.lessons.push((event.seq, text.to_string()));
+                    let record = self.intents.entry(id.clone()).or_default();
+                    record.id = id;
+                    record.lessons.push((event.seq, text));
                     if record.lessons.len() > LESSONS_KEPT {
                         record.lessons.remove(0);
                     }
@@ -253,9 +259,9 @@ impl IntentState {
             }
             kinds::INTENT_SELECTED | kinds::INTENT_CLEARED => {
                 if let Some(session) = &event.session {
-                    let active = (event.kind == kinds::INTENT_SELECTED)
-                        .then(|| data["intent_id"].as_str().map(str::to_string))
-                        .flatten();
+                    let active = event
+                        .payload::<IntentSelected>()
+                        .map(|selected| selected.intent_id);
                     if let Some(id) = &active {
                         let record = self.intents.entry(id.clone()).or_default();
                         record.id = id.clone();
@@ -265,11 +271,15 @@ impl IntentState {
                 }
             }
             kinds::TRACE => {
-                if let (Some(id), Some(path)) = (data["intent_id"].as_str(), data["path"].as_str())
+                if let Some(Trace {
+                    intent_id: Some(id),
+                    path,
+                    ..
+                }) = event.payload::<Trace>()
                 {
-                    let record = self.intents.entry(id.to_string()).or_default();
-                    record.id = id.to_string();
-                    record.files.insert(path.to_string());
+                    let record = self.intents.entry(id.clone()).or_default();
+                    record.id = id;
+                    record.files.insert(path);
                     record.traces += 1;
                     if let Some(session) = &event.session {
                         record.sessions.insert(session.clone());
@@ -293,7 +303,9 @@ pub fn specs_at(workspace: &Workspace, state: &IntentState, seq: u64) -> Result<
         return Ok(None);
     };
     let event = crate::projection::read_event_at(&workspace.ledger_path(), offset)?;
-    Ok(Some(event.data["spec"].clone()))
+    Ok(event
+        .payload::<SpecSnapshot>()
+        .map(|snapshot| snapshot.spec))
 }
 
 impl From<serde_json::Error> for QueryError {

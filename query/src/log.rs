@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use intent_ledger::payload::Trace;
 use intent_ledger::{Event, LineReader, ReverseLineReader};
 use serde_json::Value;
 use time::format_description::well_known::Rfc3339;
@@ -48,23 +49,42 @@ fn path_matches(wanted: &str, path: &str) -> bool {
         || wanted == "."
 }
 
-/// Every workspace path an event's data names.
-fn event_paths(data: &Value) -> Vec<&str> {
-    let mut out = Vec::new();
-    out.extend(data["path"].as_str());
+/// Every workspace path an event's data names. Traces are read as traces (their
+/// path and their blocks' paths, on both sides); any other kind, including ones
+/// this version does not know, by its `path`, `paths` and `file_hashes` fields.
+fn event_paths(event: &Event) -> Vec<String> {
+    if let Some(trace) = event.payload::<Trace>() {
+        let mut out = vec![trace.path.clone()];
+        out.extend(trace.block_paths().into_iter().map(str::to_string));
+        return out;
+    }
+    let data = &event.data;
+    let mut out: Vec<String> = Vec::new();
+    out.extend(data["path"].as_str().map(str::to_string));
     if let Some(paths) = data["paths"].as_array() {
-        out.extend(paths.iter().filter_map(Value::as_str));
+        out.extend(paths.iter().filter_map(Value::as_str).map(str::to_string));
     }
     if let Some(hashes) = data["file_hashes"].as_object() {
-        out.extend(hashes.keys().map(String::as_str));
-    }
-    if let Some(blocks) = data["blocks"].as_array() {
-        for b in blocks {
-            out.extend(b["before"]["path"].as_str());
-            out.extend(b["after"]["path"].as_str());
-        }
+        out.extend(hashes.keys().cloned());
     }
     out
+}
+
+/// Whether a trace touched a block whose id is `wanted` (or starts with it, from 8
+/// characters on).
+fn touches_block(event: &Event, wanted: &[String]) -> bool {
+    let Some(trace) = event.payload::<Trace>() else {
+        return false;
+    };
+    trace
+        .blocks()
+        .iter()
+        .filter_map(|b| b.id.as_deref())
+        .any(|id| {
+            wanted
+                .iter()
+                .any(|w| id == w || (w.len() >= 8 && id.starts_with(w.as_str())))
+        })
 }
 
 impl LogFilter {
@@ -94,19 +114,10 @@ impl LogFilter {
             Some(since) => event.timestamp().is_some_and(|ts| ts >= since),
         };
         let path_ok = self.paths.is_empty()
-            || event_paths(&event.data)
+            || event_paths(event)
                 .iter()
                 .any(|p| self.paths.iter().any(|w| path_matches(w, p)));
-        let block_ok = self.blocks.is_empty()
-            || event.data["blocks"].as_array().is_some_and(|blocks| {
-                blocks.iter().any(|b| {
-                    b["id"].as_str().is_some_and(|id| {
-                        self.blocks
-                            .iter()
-                            .any(|w| id == w || (w.len() >= 8 && id.starts_with(w.as_str())))
-                    })
-                })
-            });
+        let block_ok = self.blocks.is_empty() || touches_block(event, &self.blocks);
         kind_ok && intent_ok && session_ok && since_ok && path_ok && block_ok
     }
 

@@ -4,9 +4,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use intent_ledger::payload::{Prompt, Trace};
 use intent_ledger::Workspace;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::intents::IntentState;
 use crate::lineage::{self, Change, FileLineage, Lineage};
@@ -352,10 +352,6 @@ fn briefs<'a>(intents: &IntentState, ids: impl Iterator<Item = &'a str>) -> Vec<
     seen
 }
 
-fn text_of(value: &Value) -> Option<String> {
-    value.as_str().map(str::to_string)
-}
-
 /// Reads history items from the ledger, each prompt once.
 struct HistoryReader<'a> {
     ledger: LinesAt,
@@ -374,7 +370,11 @@ impl HistoryReader<'_> {
             Some(at) => match self.prompts.get(&at) {
                 Some(text) => text.clone(),
                 None => {
-                    let text = text_of(&self.ledger.event_at(at)?.data["text"]);
+                    let text = self
+                        .ledger
+                        .event_at(at)?
+                        .payload::<Prompt>()
+                        .map(|p| p.text);
                     self.prompts.insert(at, text.clone());
                     text
                 }
@@ -393,8 +393,8 @@ fn history_item(
     prompt: Option<String>,
 ) -> Result<HistoryItem> {
     let event = ledger.event_at(offset)?;
-    let data = &event.data;
-    let intent_id = text_of(&data["intent_id"]);
+    let trace = event.payload::<Trace>().unwrap_or_default();
+    let intent_id = trace.intent_id.clone();
     Ok(HistoryItem {
         seq: event.seq,
         ts: event.ts.clone(),
@@ -407,18 +407,15 @@ fn history_item(
         // A turn is judged whole: the class its verdict (or latest write) gave it.
         mutation_class: change
             .and_then(|c| c.class.clone())
-            .or_else(|| text_of(&data["mutation_class"])),
-        path: change.map_or_else(
-            || text_of(&data["path"]).unwrap_or_default(),
-            |c| c.path.clone(),
-        ),
+            .or_else(|| Some(trace.mutation_class.clone()).filter(|c| !c.is_empty())),
+        path: change.map_or_else(|| trace.path.clone(), |c| c.path.clone()),
         from_path: change.and_then(|c| c.from_path.clone()),
         from_name: change.and_then(|c| c.from_name.clone()),
         session: event.session.clone(),
-        model: text_of(&data["model"]),
-        front_end: text_of(&data["front_end"]),
+        model: trace.model.clone(),
+        front_end: trace.front_end.clone(),
         trace_id: event.id.clone(),
-        reason: text_of(&data["classification"]["reason"]),
+        reason: trace.classification.reason.clone(),
         prompt,
         labels: change.map(|c| c.labels.clone()).unwrap_or_default(),
         behaviour: change.is_none_or(|c| c.behaviour),

@@ -68,6 +68,18 @@ fn unknown_fields_and_bad_kinds_are_refused() {
     );
     assert_refused(&ws, br#"{"kind":"lesson","ts":"yesterday"}"#, "RFC 3339");
     assert_refused(&ws, b"\n\n", "no events");
+    // A kind this version knows must carry data its readers can read: a trace
+    // whose path is a number would be kept but ignored by every query.
+    assert_refused(
+        &ws,
+        br#"{"kind":"trace","data":{"path":7}}"#,
+        "data does not fit a `trace` event",
+    );
+    assert_refused(
+        &ws,
+        br#"{"kind":"intent.selected","data":{"via":"cli"}}"#,
+        "missing field `intent_id`",
+    );
 }
 
 #[test]

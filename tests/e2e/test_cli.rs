@@ -356,7 +356,7 @@ fn the_demo_by_default_is_short_and_says_how_to_see_more() {
 }
 
 /// `intent log | head` and the like: when the reader goes away the command stops,
-/// exits 0 and says nothing (one place handles it, `exit::report`).
+/// exits 0 and says nothing (one place handles it, `exit::CliError`).
 #[test]
 fn a_closed_pipe_ends_a_command_quietly() {
     use std::io::Read as _;

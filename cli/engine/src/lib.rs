@@ -16,6 +16,8 @@
 
 pub mod adapters;
 pub mod engine;
+mod error;
 pub mod respond;
 
 pub use engine::{Engine, FrontEnd, HookEvent, Origin, Phase, Reply};
+pub use error::HookError;

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use crate::adapters::{self, Adapter};
 use crate::engine::{Engine, FrontEnd, HookEvent, Phase};
+use crate::HookError;
 
 /// Largest payload a hook reads; Write payloads carry whole files.
 pub const MAX_PAYLOAD_BYTES: u64 = 64 * 1024 * 1024;
@@ -50,12 +51,13 @@ impl Call<'_> {
 
     /// The refusal when the payload itself is unusable.
     pub fn refuse_unreadable(&self, why: &str) -> Answer {
+        let err = HookError::Unreadable(why.to_string());
         Answer {
             reply: self.named().fail_closed(
                 self.event.unwrap_or(""),
-                &format!("intent gate: the hook payload {why}; refusing to be safe."),
+                &format!("intent gate: the hook {err}; refusing to be safe."),
             ),
-            diagnostics: vec![format!("the payload {why}")],
+            diagnostics: vec![err.to_string()],
             handled: None,
         }
     }
@@ -85,7 +87,7 @@ pub fn answer(
     }
     let adapter = adapters::adapter(call.front_end.unwrap_or_else(|| adapters::detect(&payload)));
     let name = adapter.event_name(&payload);
-    let event = match adapter.parse(&payload) {
+    let event = match adapter.parse(&payload).map_err(HookError::Payload) {
         Ok(event) => event,
         Err(err) => {
             return Answer {
@@ -105,14 +107,8 @@ pub fn answer(
     let engine = match Engine::new(workspace_for(&event)) {
         Ok(engine) => engine,
         Err(err) => {
-            let reply = fail(
-                adapter,
-                &event,
-                &name,
-                None,
-                &format!("{err:#}"),
-                &mut diagnostics,
-            );
+            let why = HookError::Workspace(err).to_string();
+            let reply = fail(adapter, &event, &name, None, &why, &mut diagnostics);
             return Answer {
                 reply,
                 diagnostics,
@@ -120,32 +116,18 @@ pub fn answer(
             };
         }
     };
-    let (reply, ok) = match catch_unwind(AssertUnwindSafe(|| engine.handle(&event))) {
-        Ok(Ok(reply)) => (adapter.render(&name, &reply), true),
-        Ok(Err(err)) => {
-            let tampered = err.chain().any(|cause| {
-                matches!(
-                    cause.downcast_ref::<intent_ledger::LedgerError>(),
-                    Some(intent_ledger::LedgerError::Tampered { .. })
-                )
-            });
-            let why = format!("{err:#}");
-            let reply = if tampered {
-                fail_tampered(adapter, &event, &name, &why, &mut diagnostics)
-            } else {
-                fail(
-                    adapter,
-                    &event,
-                    &name,
-                    Some(&engine),
-                    &why,
-                    &mut diagnostics,
-                )
-            };
+    // Agent-supplied text reaches parsers and walkers: a panic must still answer.
+    let outcome = catch_unwind(AssertUnwindSafe(|| engine.handle(&event)))
+        .unwrap_or_else(|panic| Err(HookError::Panic(panic_message(panic.as_ref()))));
+    let (reply, ok) = match outcome {
+        Ok(reply) => (adapter.render(&name, &reply), true),
+        Err(err @ HookError::Tampered(_)) => {
+            let why = err.to_string();
+            let reply = fail_tampered(adapter, &event, &name, &why, &mut diagnostics);
             (reply, false)
         }
-        Err(panic) => {
-            let why = format!("internal error: {}", panic_message(panic.as_ref()));
+        Err(err) => {
+            let why = err.to_string();
             let reply = fail(
                 adapter,
                 &event,

@@ -185,6 +185,12 @@ fn parse_events(
 }
 
 fn to_event(input: InputEvent, default_source: &str) -> anyhow::Result<NewEvent> {
+    // A kind this version knows must carry the data its readers expect; a line they
+    // could not read would be kept but ignored by every query.
+    // (Data that is not an object at all is refused by the ledger, which says so.)
+    if input.data.is_object() {
+        intent_ledger::payload::check(&input.kind, &input.data).map_err(anyhow::Error::msg)?;
+    }
     let mut event = NewEvent::new(
         input.kind,
         input.source.unwrap_or_else(|| default_source.to_string()),

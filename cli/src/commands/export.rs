@@ -88,7 +88,7 @@ fn agent_trace(config: &Config, args: AgentTraceArgs) -> anyhow::Result<u8> {
         None => {
             let stdout = std::io::stdout();
             // A closed pipe (`intent export agent-trace | head`) ends quietly
-            // (`exit::report`).
+            // (`exit::CliError`).
             export(&mut stdout.lock()).map_err(|err| export_error(err, "stdout"))?
         }
     };

@@ -90,7 +90,7 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
             (false, None) => writeln!(out, "{}", render(event)),
             (false, Some(label)) => writeln!(out, "{}  [from {label}]", render(event)),
         };
-        // A closed pipe (`intent log | head`) ends quietly (`exit::report`).
+        // A closed pipe (`intent log | head`) ends quietly (`exit::CliError`).
         written.context("cannot write to stdout")?;
     }
     Ok(exit::OK)

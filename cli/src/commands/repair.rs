@@ -9,14 +9,11 @@
 use std::path::Path;
 
 use intent_ledger::head::{self, Tampering};
+use intent_ledger::payload::{LedgerRepaired, SetAside};
 use intent_ledger::{LedgerOptions, NewEvent, Workspace};
-use serde_json::json;
 
 use crate::config::Config;
 use crate::exit;
-
-/// Kind of the event that records a repair.
-pub const LEDGER_REPAIRED: &str = "ledger.repaired";
 
 /// Repairs what `check_path` found (or says there is nothing to repair).
 pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::Result<u8> {
@@ -36,22 +33,28 @@ pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::
         println!("Nothing to repair: the ledger matches its head and verifies.");
         return Ok(exit::OK);
     };
-    let mut data = json!({
-        "kind": found.kind,
-        "since_seq": found.since_seq,
-        "detail": found.detail,
-        "previous_head": found.head,
-        "by": "human",
-    });
+    let mut data = LedgerRepaired {
+        kind: found.kind.to_string(),
+        since_seq: found.since_seq,
+        detail: found.detail.clone(),
+        previous_head: serde_json::to_value(&found.head)?,
+        by: "human".to_string(),
+        action: String::new(),
+        set_aside: None,
+        extra: Default::default(),
+    };
     match found.good_end {
         Some(good_end) => {
             let aside = head::set_aside(ledger, good_end)?;
-            data["action"] = json!("set_aside");
-            data["set_aside"] = json!({
-                "file": aside.file.file_name().map(|n| n.to_string_lossy().into_owned()),
-                "bytes": aside.bytes,
-                "lines": aside.lines,
-                "sha256": aside.sha256,
+            data.action = "set_aside".to_string();
+            data.set_aside = Some(SetAside {
+                file: aside
+                    .file
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned()),
+                bytes: aside.bytes,
+                lines: aside.lines,
+                sha256: aside.sha256.clone(),
             });
             println!(
                 "Moved {} foreign line(s) ({} bytes, {}) to {}.",
@@ -63,7 +66,7 @@ pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::
         }
         None => {
             head::forget(ledger)?;
-            data["action"] = json!("accepted");
+            data.action = "accepted".to_string();
             println!(
                 "Accepted the ledger as it is ({}): {}. The loss is recorded in the ledger.",
                 found.kind, found.detail
@@ -72,7 +75,7 @@ pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::
     }
     let workspace: &Workspace = &config.workspace;
     let mut appender = workspace.open_ledger(LedgerOptions::default())?;
-    let done = appender.append(NewEvent::new(LEDGER_REPAIRED, "cli", data))?;
+    let done = appender.append(NewEvent::from_payload("cli", &data))?;
     println!("Recorded as seq {}; appends resume.", done.seq);
     Ok(exit::OK)
 }

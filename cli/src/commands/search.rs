@@ -93,7 +93,7 @@ pub fn run(config: &Config, args: SearchArgs) -> anyhow::Result<u8> {
             write!(out, "{}{}", if i > 0 { "\n" } else { "" }, render(hit))
         })
     };
-    // A closed pipe (`intent search x | head`) ends quietly (`exit::report`).
+    // A closed pipe (`intent search x | head`) ends quietly (`exit::CliError`).
     written.context("cannot write to stdout")?;
     Ok(exit::OK)
 }

@@ -4,6 +4,7 @@
 //! confirms the newest open completion proposal, with its evidence.
 
 use clap::Args;
+use intent_ledger::payload::Payload as _;
 use intent_ledger::spec::{IntentStatus, ACCEPTED_STATUSES};
 use serde_json::json;
 
@@ -60,37 +61,33 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<u8> {
     };
     let engine = Engine::new(config.workspace.clone())?;
     match engine.change_status(&change)? {
-        Ok(mut data) => {
-            if let Some(p) = &proposal {
-                data["confirms_proposal"] = json!(p.seq);
-            }
+        Ok(change) => {
             if config.json() {
+                let mut data = change.to_data();
+                if let Some(p) = &proposal {
+                    data["confirms_proposal"] = json!(p.seq);
+                }
                 println!("{data}");
             } else {
-                let from = data["from"].as_str().unwrap_or("?");
-                println!("{}: {from} → {}", args.intent_id, to.as_str());
+                println!("{}: {} → {}", args.intent_id, change.from, to.as_str());
                 if let Some(p) = &proposal {
                     println!(
                         "  confirms the completion proposed at #{} ({})",
                         p.seq, p.notes
                     );
                 }
-                if let Some(list) = data["checklist"].as_array() {
-                    for item in list {
-                        let mark = if item["evidence"].is_null() {
-                            "[ ]"
-                        } else {
-                            "[x]"
-                        };
-                        println!(
-                            "  {mark} {}{}",
-                            item["criterion"].as_str().unwrap_or_default(),
-                            item["evidence"]
-                                .as_str()
-                                .map(|e| format!(" — {e}"))
-                                .unwrap_or_default()
-                        );
-                    }
+                for item in change.checklist.iter().flatten() {
+                    let mark = if item.evidence.is_none() {
+                        "[ ]"
+                    } else {
+                        "[x]"
+                    };
+                    let evidence = item.evidence.as_deref().map(|e| format!(" — {e}"));
+                    println!(
+                        "  {mark} {}{}",
+                        item.criterion,
+                        evidence.unwrap_or_default()
+                    );
                 }
                 println!("  recorded in the ledger; active_intents.yaml updated in place");
             }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::cache::{blocks_shard, read_json, BlocksShard};
 use super::HookState;
 use crate::event::Event;
+use crate::payload::Trace;
 
 /// The identity of a code block: given when a trace first sees it, carried across
 /// edits, moves and renames by the block pairing of later traces.
@@ -40,31 +41,24 @@ pub struct BlockWriter {
 
 impl HookState {
     /// A trace that changed a block another worktree's session changed differently
-    /// (`data.collisions`) tells that session too, at its next tool call.
-    pub(super) fn queue_collision_notices(&mut self, event: &Event) {
-        let Some(collisions) = event.data["collisions"].as_array() else {
+    /// (`collisions`) tells that session too, at its next tool call.
+    pub(super) fn queue_collision_notices(&mut self, event: &Event, trace: &Trace) {
+        let Some(collisions) = &trace.collisions else {
             return;
         };
-        let here = event.data["worktree"]["name"].as_str().unwrap_or("?");
+        let here = trace.worktree.as_ref().map_or("?", |w| w.name.as_str());
         let by = event.session.as_deref().unwrap_or("?");
         for c in collisions {
-            let Some(other) = c["session"].as_str() else {
-                continue;
-            };
             let message = format!(
                 "session {by} in worktree {here} changed `{}` in {} (seq {}), which you changed \
                  differently at seq {} in worktree {}: the two versions will conflict when \
                  merged; coordinate before merging",
-                c["block"].as_str().unwrap_or("?"),
-                c["path"].as_str().unwrap_or("?"),
-                event.seq,
-                c["seq"],
-                c["worktree"].as_str().unwrap_or("?"),
+                c.block, c.path, event.seq, c.seq, c.worktree,
             );
             if let Some(shards) = self.shards.as_mut() {
-                shards.dirty_sessions.insert(other.to_string());
+                shards.dirty_sessions.insert(c.session.clone());
             }
-            let session = self.sessions.entry(other.to_string()).or_default();
+            let session = self.sessions.entry(c.session.clone()).or_default();
             if session.pending_notices.len() >= 5 {
                 session.pending_notices.remove(0);
             }
@@ -76,58 +70,38 @@ impl HookState {
     /// renamed leaves its old place, every after side takes its place. A deleted
     /// block keeps its entry, so a later write of the same turn that turns the
     /// deletion into a cross-file move still finds its identity.
-    pub(super) fn apply_block_identities(&mut self, event: &Event) {
-        let data = &event.data;
-        let Some(entries) = data["blocks"].as_array() else {
-            return;
-        };
+    pub(super) fn apply_block_identities(&mut self, event: &Event, trace: &Trace) {
         let writer = event.session.as_ref().map(|session| BlockWriter {
             session: session.clone(),
-            worktree: data["worktree"]["name"]
-                .as_str()
-                .unwrap_or("main")
-                .to_string(),
-            branch: data["worktree"]["branch"].as_str().map(str::to_string),
+            worktree: trace
+                .worktree
+                .as_ref()
+                .map_or_else(|| "main".to_string(), |w| w.name.clone()),
+            branch: trace.worktree.as_ref().and_then(|w| w.branch.clone()),
             seq: event.seq,
-            intent: event.intent_id().map(str::to_string),
+            intent: trace.intent_id.clone(),
         });
-        for entry in entries {
-            let Some(id) = entry["id"].as_str() else {
+        for entry in trace.blocks() {
+            let Some(id) = &entry.id else {
                 continue;
             };
-            let relocated = matches!(entry["event"].as_str(), Some("moved" | "renamed"));
-            let key = |side: &serde_json::Value| {
-                side["key"]
-                    .as_str()
-                    .or_else(|| side["name"].as_str())
-                    .map(str::to_string)
-            };
-            if let (true, Some(path), Some(name)) = (
-                relocated,
-                entry["before"]["path"].as_str(),
-                key(&entry["before"]),
-            ) {
-                if let Some(file) = self.blocks.get_mut(path) {
-                    file.remove(&name);
+            let relocated = matches!(entry.event.as_str(), "moved" | "renamed");
+            if let (true, Some(before)) = (relocated, &entry.before) {
+                if let Some(file) = self.blocks.get_mut(&before.path) {
+                    file.remove(before.key_or_name());
                 }
-                self.mark_blocks_dirty(path);
+                self.mark_blocks_dirty(&before.path);
             }
-            if let (Some(path), Some(name)) =
-                (entry["after"]["path"].as_str(), key(&entry["after"]))
-            {
-                let alpha = entry["after"]["alpha"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string();
-                self.blocks.entry(path.to_string()).or_default().insert(
-                    name,
+            if let Some(after) = &entry.after {
+                self.blocks.entry(after.path.clone()).or_default().insert(
+                    after.key_or_name().to_string(),
                     BlockIdentity {
-                        id: id.to_string(),
-                        alpha,
+                        id: id.clone(),
+                        alpha: after.alpha.clone(),
                         writer: writer.clone(),
                     },
                 );
-                self.mark_blocks_dirty(path);
+                self.mark_blocks_dirty(&after.path);
             }
         }
     }

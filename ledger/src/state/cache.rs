@@ -152,21 +152,6 @@ pub(super) fn blocks_shard(dir: &Path, path: &str) -> PathBuf {
     dir.join("blocks").join(format!("{}.json", &name[..32]))
 }
 
-/// The files a trace's block entries mention, on either side.
-pub(super) fn block_paths(data: &serde_json::Value) -> Vec<String> {
-    let mut paths = Vec::new();
-    for entry in data["blocks"].as_array().into_iter().flatten() {
-        for side in ["before", "after"] {
-            if let Some(path) = entry[side]["path"].as_str() {
-                if !paths.iter().any(|p| p == path) {
-                    paths.push(path.to_string());
-                }
-            }
-        }
-    }
-    paths
-}
-
 pub(super) fn digest_shard(dir: &Path, intent: &str) -> PathBuf {
     let safe: String = intent
         .chars()

@@ -20,7 +20,7 @@ mod cache;
 mod session;
 
 pub use cache::StateCache;
-use cache::{block_paths, digest_shard, read_json, session_shard};
+use cache::{digest_shard, read_json, session_shard};
 use session::remember;
 pub use session::{OpenTurn, SessionState};
 
@@ -28,10 +28,13 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::error::{LedgerError, Result};
 use crate::event::{kinds, Event};
+use crate::payload::{
+    ChecklistItem, CompletionProposed, IntentSelected, IntentSpec, IntentStatus, Lesson, Prompt,
+    SessionStart, ToolPost, ToolPre, Trace, TurnVerdict,
+};
 use crate::reader::LineReader;
 
 /// `"kind":"…"` markers of the events [`HookState::apply`] uses; other lines are
@@ -180,17 +183,32 @@ impl HookState {
     /// Applies one event. A pure function of the event sequence, so applying the
     /// whole ledger and catching up incrementally give the same state.
     pub fn apply(&mut self, event: &Event) {
-        let data = &event.data;
+        if event.kind == kinds::TRACE {
+            if let Some(trace) = event.payload::<Trace>() {
+                self.apply_trace(event, &trace);
+            }
+            return;
+        }
+        if self.apply_other(event) {
+            self.finish(event);
+        }
+    }
+
+    /// Applies every kind but `trace`; `false` when the event changes nothing (not
+    /// even `last_seq`), so a rebuild may skip it unparsed.
+    fn apply_other(&mut self, event: &Event) -> bool {
         match event.kind.as_str() {
             kinds::INTENT_SPEC => {
-                if let Some(hash) = data["content_hash"].as_str() {
-                    self.spec = Some((hash.to_string(), event.seq));
+                let spec = event.payload::<IntentSpec>();
+                if let Some(spec) = spec.filter(|s| !s.content_hash.is_empty()) {
+                    self.spec = Some((spec.content_hash, event.seq));
                 }
             }
             kinds::INTENT_SELECTED => {
-                if let Some(session) = self.session_mut(event) {
+                let selected = event.payload::<IntentSelected>();
+                if let (Some(selected), Some(session)) = (selected, self.session_mut(event)) {
                     session.lost_intent = None;
-                    session.active_intent = data["intent_id"].as_str().map(str::to_string);
+                    session.active_intent = Some(selected.intent_id);
                 }
             }
             kinds::INTENT_CLEARED => {
@@ -199,49 +217,59 @@ impl HookState {
                 }
             }
             kinds::INTENT_COMPLETION_PROPOSED => {
-                self.remember_evidence(data);
-                return;
+                if let Some(proposed) = event.payload::<CompletionProposed>() {
+                    self.remember_evidence(&proposed.intent_id, &proposed.checklist);
+                }
+                return false;
             }
             kinds::INTENT_STATUS => {
-                self.remember_evidence(data);
+                let Some(change) = event.payload::<IntentStatus>() else {
+                    return false;
+                };
+                if let Some(checklist) = &change.checklist {
+                    self.remember_evidence(&change.intent_id, checklist);
+                }
                 // An intent that stops being workable is no one's active intent.
-                let status = data["status"].as_str().unwrap_or_default();
-                if let (Some(id), false) = (event.intent_id(), status == "IN_PROGRESS") {
+                if change.status != "IN_PROGRESS" {
+                    let id = change.intent_id.as_str();
                     for session in self.sessions.values_mut() {
                         if session.active_intent.as_deref() == Some(id) {
                             session.active_intent = None;
-                            session.lost_intent = Some((id.to_string(), status.to_string()));
+                            session.lost_intent = Some((id.to_string(), change.status.clone()));
                         }
                     }
                 }
             }
             kinds::PROMPT => {
+                let prompt = event.payload::<Prompt>().unwrap_or_default();
                 if let Some(session) = self.session_mut(event) {
                     // A prompt without an id is named by its seq: unique, and the same
                     // in every rebuild.
                     session.last_prompt = Some(
-                        data["prompt_id"]
-                            .as_str()
-                            .map_or_else(|| format!("seq-{}", event.seq), str::to_string),
+                        prompt
+                            .prompt_id
+                            .unwrap_or_else(|| format!("seq-{}", event.seq)),
                     );
                 }
             }
             kinds::SESSION_START => {
+                let start = event.payload::<SessionStart>().unwrap_or_default();
                 if let Some(session) = self.session_mut(event) {
-                    if let Some(model) = data["model"].as_str() {
-                        session.model = Some(model.to_string());
+                    if let Some(model) = start.model {
+                        session.model = Some(model);
                     }
-                    if let Some(front_end) = data["front_end"].as_str() {
-                        session.front_end = Some(front_end.to_string());
+                    if let Some(front_end) = start.front_end {
+                        session.front_end = Some(front_end);
                     }
                 }
             }
             kinds::TOOL_PRE => {
                 // Other `tool.pre` events are skipped by a rebuild: they change nothing.
-                let violations = data["reported_violations"].as_u64().unwrap_or(0);
-                let notices = data["reported_notices"].as_u64().unwrap_or(0);
+                let pre = event.payload::<ToolPre>().unwrap_or_default();
+                let violations = pre.reported_violations.unwrap_or(0);
+                let notices = pre.reported_notices.unwrap_or(0);
                 if violations == 0 && notices == 0 {
-                    return;
+                    return false;
                 }
                 if let Some(session) = self.session_mut(event) {
                     if violations > 0 {
@@ -253,74 +281,73 @@ impl HookState {
                 }
             }
             kinds::TOOL_POST => {
+                let post = event.payload::<ToolPost>().unwrap_or_default();
                 // A violation already told in the hook's own reply (a shell
                 // command's, checked after it ran) is not queued for the next one.
-                let told = data["violation_told"].as_bool() == Some(true);
-                if let (Some(message), Some(session), false) = (
-                    data["violation"]["message"].as_str(),
-                    self.session_mut(event),
-                    told,
-                ) {
+                let told = post.violation_told == Some(true);
+                if let (Some(violation), Some(session), false) =
+                    (&post.violation, self.session_mut(event), told)
+                {
                     session.push_violation(
-                        data["tool"].as_str(),
-                        message,
-                        &data["violation"]["paths"],
+                        post.tool.as_deref(),
+                        &violation.message,
+                        &violation.paths,
                     );
                 }
-                if let (Some(hashes), Some(session)) = (
-                    data["file_hashes"].as_object().cloned(),
-                    self.session_mut(event),
-                ) {
+                if let (Some(hashes), Some(session)) = (post.file_hashes, self.session_mut(event)) {
                     for (path, hash) in hashes {
                         remember(session, path, hash.as_str());
                     }
                 }
             }
-            kinds::TRACE => {
-                if let (Some(path), Some(session)) = (
-                    data["path"].as_str().map(str::to_string),
-                    self.session_mut(event),
-                ) {
-                    remember(session, path, data["after_sha256"].as_str());
-                }
-                if let (Some(turn), Some(session)) =
-                    (data["turn"].as_str(), self.session_mut(event))
-                {
-                    let open = session.open_turn.get_or_insert_with(OpenTurn::default);
-                    if open.turn != turn {
-                        *open = OpenTurn {
-                            turn: turn.to_string(),
-                            ..OpenTurn::default()
-                        };
-                    }
-                    open.record(event.seq, data);
-                }
-                self.apply_block_identities(event);
-                self.queue_collision_notices(event);
-                if let Some(intent) = event.intent_id() {
-                    let class = data["mutation_class"].as_str().unwrap_or("?");
-                    let path = data["path"].as_str().unwrap_or("?");
-                    self.push_digest(intent, event, format!("{class} {path}"));
-                }
-            }
             kinds::TURN_VERDICT => {
+                let verdict = event.payload::<TurnVerdict>().unwrap_or_default();
                 if let Some(session) = self.session_mut(event) {
-                    if session.open_turn.as_ref().map(|t| t.turn.as_str()) == data["turn"].as_str()
-                    {
+                    if session.open_turn.as_ref().map(|t| &t.turn) == Some(&verdict.turn) {
                         session.open_turn = None;
                     }
                 }
             }
             kinds::LESSON => {
-                if let Some(intent) = event.intent_id() {
-                    let text = data["text"].as_str().unwrap_or_default();
-                    self.push_digest(intent, event, truncate(text, 240));
+                if let (Some(lesson), Some(intent)) = (event.payload::<Lesson>(), event.intent_id())
+                {
+                    self.push_digest(intent, event, truncate(&lesson.text, 240));
                 }
             }
-            // Kinds the state does not use change nothing (not even `last_seq`), so a
-            // rebuild may skip them unparsed.
-            _ => return,
+            _ => return false,
         }
+        true
+    }
+
+    fn apply_trace(&mut self, event: &Event, trace: &Trace) {
+        if let Some(session) = self.session_mut(event) {
+            remember(session, trace.path.clone(), trace.after_sha256.as_deref());
+        }
+        if let (Some(turn), Some(session)) = (&trace.turn, self.session_mut(event)) {
+            let open = session.open_turn.get_or_insert_with(OpenTurn::default);
+            if &open.turn != turn {
+                *open = OpenTurn {
+                    turn: turn.clone(),
+                    ..OpenTurn::default()
+                };
+            }
+            open.record(event.seq, trace);
+        }
+        self.apply_block_identities(event, trace);
+        self.queue_collision_notices(event, trace);
+        if let Some(intent) = &trace.intent_id {
+            let class = match trace.mutation_class.as_str() {
+                "" => "?",
+                class => class,
+            };
+            let summary = format!("{class} {}", trace.path);
+            self.push_digest(intent, event, summary);
+        }
+        self.finish(event);
+    }
+
+    /// What every applied event does last: the session's `last_seq`, and eviction.
+    fn finish(&mut self, event: &Event) {
         if let Some(session) = event.session.as_ref() {
             if let Some(state) = self.sessions.get_mut(session) {
                 state.last_seq = event.seq;
@@ -339,24 +366,19 @@ impl HookState {
         self.sessions.get(session)?.active_intent.as_deref()
     }
 
-    /// Notes which acceptance criteria a checklist (`[{criterion, evidence}]`) gives
-    /// evidence for.
-    fn remember_evidence(&mut self, data: &Value) {
-        let (Some(id), Some(list)) = (data["intent_id"].as_str(), data["checklist"].as_array())
-        else {
-            return;
-        };
+    /// Notes which acceptance criteria a checklist gives evidence for.
+    fn remember_evidence(&mut self, intent: &str, list: &[ChecklistItem]) {
         let with: BTreeSet<String> = list
             .iter()
             .filter(|item| {
-                item["evidence"]
-                    .as_str()
+                item.evidence
+                    .as_deref()
                     .is_some_and(|e| !e.trim().is_empty())
             })
-            .filter_map(|item| item["criterion"].as_str().map(str::to_string))
+            .map(|item| item.criterion.clone())
             .collect();
         self.evidence
-            .entry(id.to_string())
+            .entry(intent.to_string())
             .or_default()
             .extend(with);
     }
@@ -424,18 +446,19 @@ impl HookState {
             if let Some(intent) = event.intent_id() {
                 self.ensure_digest(intent);
             }
-            if event.kind == kinds::TRACE {
-                for path in block_paths(&event.data) {
-                    self.ensure_blocks(&path);
-                }
-                // A collision queues a notice on the other session: load it first.
-                for other in event.data["collisions"].as_array().into_iter().flatten() {
-                    if let Some(other) = other["session"].as_str() {
-                        self.ensure_session(other);
+            match event.payload::<Trace>() {
+                Some(trace) => {
+                    for path in trace.block_paths() {
+                        self.ensure_blocks(path);
                     }
+                    // A collision queues a notice on the other session: load it first.
+                    for other in trace.collisions.iter().flatten() {
+                        self.ensure_session(&other.session);
+                    }
+                    self.apply_trace(&event, &trace);
                 }
+                None => self.apply(&event),
             }
-            self.apply(&event);
             self.stamp = Stamp {
                 seq: event.seq,
                 h: event.h.clone(),

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::MAX_FILES_PER_SESSION;
+use crate::payload::Trace;
 
 /// What the hook state knows about one session.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,23 +73,17 @@ pub struct OpenTurn {
 
 impl OpenTurn {
     /// Takes one trace of the turn into account.
-    pub(super) fn record(&mut self, seq: u64, data: &Value) {
+    pub(super) fn record(&mut self, seq: u64, trace: &Trace) {
         if self.traces == 0 {
             self.first_seq = seq;
         }
         self.traces += 1;
         self.last_seq = seq;
-        self.mutation_class = data["mutation_class"]
-            .as_str()
-            .unwrap_or("INTENT_EVOLUTION")
-            .to_string();
-        self.reason = data["classification"]["reason"]
-            .as_str()
-            .map(str::to_string);
-        if let Some(path) = data["path"].as_str() {
-            if let Err(at) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) {
-                self.paths.insert(at, path.to_string());
-            }
+        self.mutation_class = trace.mutation_class.clone();
+        self.reason = trace.classification.reason.clone();
+        let path = trace.path.as_str();
+        if let Err(at) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) {
+            self.paths.insert(at, path.to_string());
         }
     }
 }
@@ -97,19 +91,11 @@ impl OpenTurn {
 impl SessionState {
     /// Queues a violation recorded after the fact, to be told to the agent; only
     /// the newest few are kept: the agent needs the gist, not a backlog.
-    pub(super) fn push_violation(&mut self, tool: Option<&str>, message: &str, paths: &Value) {
+    pub(super) fn push_violation(&mut self, tool: Option<&str>, message: &str, paths: &[String]) {
         if self.pending_violations.len() >= 5 {
             self.pending_violations.remove(0);
         }
-        let paths = paths
-            .as_array()
-            .map(|p| {
-                p.iter()
-                    .filter_map(Value::as_str)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default();
+        let paths = paths.join(", ");
         let tool = tool.unwrap_or("an edit");
         self.pending_violations.push(if paths.is_empty() {
             format!("{tool}: {message}")

@@ -19,6 +19,7 @@ pub use git::GitCheckout;
 
 use crate::error::{LedgerError, Result};
 use crate::event::{kinds, NewEvent};
+use crate::payload::IntentSpec;
 use crate::reader::ReverseLineReader;
 use crate::spec::SpecDocument;
 use crate::writer::{Appended, Ledger, LedgerOptions};
@@ -322,16 +323,7 @@ pub fn record_spec_snapshot(
             return Ok(SpecSnapshot::Unchanged { seq });
         }
     }
-    let event = NewEvent::new(
-        kinds::INTENT_SPEC,
-        source,
-        json!({
-            "path": format!("{ORCHESTRATION_DIR}/active_intents.yaml"),
-            "content_hash": doc.content_hash,
-            "intents": doc.file.active_intents.len(),
-            "spec": doc.to_json(),
-        }),
-    );
+    let event = NewEvent::from_payload(source, &IntentSpec::of(doc));
     Ok(SpecSnapshot::Recorded(ledger.append(event)?))
 }
 
@@ -345,8 +337,8 @@ pub fn latest_spec_hash(ledger: &Path) -> Result<Option<(u64, String)>> {
         }
         let event = line.parse(ledger)?;
         if event.kind == kinds::INTENT_SPEC {
-            let hash = event.data["content_hash"].as_str().unwrap_or_default();
-            return Ok(Some((event.seq, hash.to_string())));
+            let hash = event.payload::<IntentSpec>().map(|s| s.content_hash);
+            return Ok(Some((event.seq, hash.unwrap_or_default())));
         }
     }
     Ok(None)

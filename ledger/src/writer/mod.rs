@@ -5,7 +5,6 @@ use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
 use uuid::Uuid;
 
 use crate::head::Head;
@@ -15,8 +14,9 @@ pub use tail::{debris_path, mark_corrupt, marker_path};
 use tail::{find_id, scan_tail};
 
 use crate::error::{LedgerError, Result};
-use crate::event::{kinds, NewEvent};
+use crate::event::NewEvent;
 use crate::line::{self, PreEncoded};
+use crate::payload::Genesis;
 use crate::verify;
 
 /// How hard an append works to reach stable storage before it returns.
@@ -498,15 +498,13 @@ impl Ledger {
     fn write_genesis(&mut self) -> Result<Tail> {
         let ledger_id =
             hex::encode(*Uuid::new_v4().as_bytes()) + &hex::encode(*Uuid::new_v4().as_bytes());
-        let event = NewEvent::new(
-            kinds::GENESIS,
-            "intent-ledger",
-            json!({
-                "ledger_id": ledger_id,
-                "format": line::FORMAT_VERSION,
-                "created_by": concat!("intent-ledger ", env!("CARGO_PKG_VERSION")),
-            }),
-        );
+        let genesis = Genesis {
+            ledger_id: ledger_id.clone(),
+            format: line::FORMAT_VERSION,
+            created_by: concat!("intent-ledger ", env!("CARGO_PKG_VERSION")).to_string(),
+            extra: Default::default(),
+        };
+        let event = NewEvent::from_payload("intent-ledger", &genesis);
         let pre = PreEncoded::new(&event, Uuid::now_v7().to_string());
         let mut out = Vec::new();
         let h = line::encode(&mut out, 1, &pre, &ledger_id);

@@ -12,6 +12,7 @@ mod model;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use intent_ledger::payload::{Trace, TurnVerdict};
 use intent_ledger::{kinds, Workspace};
 use serde::{Deserialize, Serialize};
 
@@ -160,41 +161,48 @@ impl Lineage {
                         .retain(|turn, _| !turn.starts_with(&prefix));
                     return Ok(());
                 }
-                if event.kind == kinds::TURN_VERDICT {
-                    let turn = format!("{session}\n{}", event.data["turn"].as_str().unwrap_or(""));
-                    let class = event.data["mutation_class"].as_str().unwrap_or_default();
-                    lineage.judge_turn(&turn, class, true);
+                if let Some(verdict) = event.payload::<TurnVerdict>() {
+                    let turn = format!("{session}\n{}", verdict.turn);
+                    lineage.judge_turn(&turn, &verdict.mutation_class, true);
                     return Ok(());
                 }
+                let Some(trace) = event.payload::<Trace>() else {
+                    // Data that does not fit a trace (a hand-made line): kept in the
+                    // ledger, not part of any lineage.
+                    return Ok(());
+                };
                 let facts = TraceFacts {
                     seq: event.seq,
                     offset,
-                    data: &event.data,
+                    trace: &trace,
                     session,
                     prompt: lineage.core.prompts.get(session).copied(),
                 };
                 apply_trace(&mut lineage, &facts);
-                if let (Some(path), Some(class)) = (facts.path(), facts.class()) {
-                    let turn = facts.turn();
-                    let open = lineage.core.open_turns.entry(turn.clone()).or_default();
-                    open.paths.insert(path.to_string());
-                    open.seq = event.seq;
-                    // Turns of sessions that never prompt again stay open: keep the
-                    // newest few (the judgement of a turn that old comes from its
-                    // traces only).
-                    while lineage.core.open_turns.len() > MAX_OPEN_TURNS {
-                        let oldest = lineage
-                            .core
-                            .open_turns
-                            .iter()
-                            .min_by_key(|(key, t)| (t.seq, (*key).clone()))
-                            .map(|(key, _)| key.clone());
-                        if let Some(key) = oldest {
-                            lineage.core.open_turns.remove(&key);
-                        }
-                    }
-                    lineage.judge_turn(&turn, &class, false);
+                if facts.class().is_empty() {
+                    // A trace that names no class judges no turn.
+                    applied += 1;
+                    return Ok(());
                 }
+                let turn = facts.turn();
+                let open = lineage.core.open_turns.entry(turn.clone()).or_default();
+                open.paths.insert(facts.path().to_string());
+                open.seq = event.seq;
+                // Turns of sessions that never prompt again stay open: keep the
+                // newest few (the judgement of a turn that old comes from its
+                // traces only).
+                while lineage.core.open_turns.len() > MAX_OPEN_TURNS {
+                    let oldest = lineage
+                        .core
+                        .open_turns
+                        .iter()
+                        .min_by_key(|(key, t)| (t.seq, (*key).clone()))
+                        .map(|(key, _)| key.clone());
+                    if let Some(key) = oldest {
+                        lineage.core.open_turns.remove(&key);
+                    }
+                }
+                lineage.judge_turn(&turn, facts.class(), false);
                 applied += 1;
                 Ok(())
             },

@@ -8,8 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use intent_ledger::payload::{BlockSide, Trace, TraceBlock};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// One traced file's lineage.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -122,53 +122,41 @@ pub struct TraceRef {
 pub(crate) struct TraceFacts<'a> {
     pub seq: u64,
     pub offset: u64,
-    pub data: &'a Value,
+    pub trace: &'a Trace,
     pub session: &'a str,
     pub prompt: Option<u64>,
 }
 
 impl TraceFacts<'_> {
-    pub fn path(&self) -> Option<&str> {
-        self.data["path"].as_str()
+    pub fn path(&self) -> &str {
+        &self.trace.path
     }
 
     fn intent(&self) -> Option<String> {
-        self.data["intent_id"].as_str().map(str::to_string)
+        self.trace.intent_id.clone()
     }
 
     /// The turn key: session and the trace's turn (traces made before `turn` was
     /// recorded: its prompt id, else its tool-use id).
     pub fn turn(&self) -> String {
-        let id = self.data["turn"]
-            .as_str()
-            .or_else(|| self.data["prompt_id"].as_str())
-            .or_else(|| self.data["tool_use_id"].as_str())
-            .unwrap_or("");
-        format!("{}\n{id}", self.session)
+        format!("{}\n{}", self.session, self.trace.turn_id())
     }
 
-    pub fn class(&self) -> Option<String> {
-        self.data["mutation_class"].as_str().map(str::to_string)
+    pub fn class(&self) -> &str {
+        &self.trace.mutation_class
     }
 
     pub fn trace_ref(&self) -> TraceRef {
-        let ranges = self.data["ranges"]
-            .as_array()
-            .map(|rs| {
-                rs.iter()
-                    .filter_map(|r| {
-                        let s = r["start_line"].as_u64()?;
-                        let e = r["end_line"].as_u64()?;
-                        Some((s as u32, e as u32))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
         TraceRef {
             seq: self.seq,
             offset: self.offset,
             intent_id: self.intent(),
-            ranges,
+            ranges: self
+                .trace
+                .ranges
+                .iter()
+                .map(|r| (r.start_line, r.end_line))
+                .collect(),
             prompt: self.prompt,
         }
     }
@@ -181,29 +169,25 @@ pub(crate) trait Shards {
 
 /// Applies one trace event to the shards it touches.
 pub(crate) fn apply_trace(shards: &mut dyn Shards, facts: &TraceFacts<'_>) {
-    let Some(path) = facts.path() else {
-        return;
-    };
-    let file = shards.shard(path);
-    file.after_sha256 = facts.data["after_sha256"].as_str().map(str::to_string);
+    let file = shards.shard(facts.path());
+    file.after_sha256 = facts.trace.after_sha256.clone();
     file.traces.push(facts.trace_ref());
-    let Some(blocks) = facts.data["blocks"].as_array() else {
-        return;
-    };
-    for block in blocks {
+    for block in facts.trace.blocks() {
         apply_block(shards, facts, block);
     }
 }
 
-fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
-    let Some(id) = block["id"].as_str() else {
+fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &TraceBlock) {
+    let Some(id) = block.id.as_deref() else {
         return;
     };
-    let event = block["event"].as_str().unwrap_or("modified").to_string();
-    let before = &block["before"];
-    let after = &block["after"];
-    let before_path = before["path"].as_str();
-    let after_path = after["path"].as_str();
+    let event = match block.event.as_str() {
+        "" => "modified".to_string(),
+        event => event.to_string(),
+    };
+    let (before, after) = (block.before.as_ref(), block.after.as_ref());
+    let before_path = before.map(|b| b.path.as_str());
+    let after_path = after.map(|a| a.path.as_str());
     // The block's state so far: where the trace says it was, else wherever an
     // earlier write of the same turn already put it.
     let mut state = None;
@@ -218,48 +202,41 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
         id: id.to_string(),
         ..BlockState::default()
     });
-    let side = if after.is_object() { after } else { before };
+    let nowhere = BlockSide::default();
+    let side = block.current().unwrap_or(&nowhere);
     let change = Change {
         seq: facts.seq,
         offset: facts.offset,
         event,
-        path: side["path"].as_str().unwrap_or_default().to_string(),
+        path: side.path.clone(),
         from_path: before_path
             .filter(|b| after_path.is_some_and(|a| a != *b))
             .map(str::to_string),
-        from_name: before["name"]
-            .as_str()
-            .filter(|b| after["name"].as_str().is_some_and(|a| a != *b))
+        from_name: before
+            .map(|b| b.name.as_str())
+            .filter(|b| after.is_some_and(|a| a.name != *b))
             .map(str::to_string),
         intent_id: facts.intent(),
         prompt: facts.prompt,
         turn: facts.turn(),
-        labels: match block["change"].as_array() {
-            Some(labels) => labels
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
+        labels: match &block.change {
+            Some(labels) => labels.clone(),
             None => legacy_labels(block),
         },
-        behaviour: block["behaviour"]
-            .as_bool()
-            .unwrap_or_else(|| !matches!(block["event"].as_str(), Some("refactored" | "moved"))),
-        class: facts.class(),
-        origins: block["origins"]
-            .as_array()
-            .into_iter()
+        behaviour: block
+            .behaviour
+            .unwrap_or(!matches!(block.event.as_str(), "refactored" | "moved")),
+        class: Some(facts.class().to_string()).filter(|c| !c.is_empty()),
+        origins: block
+            .origins
+            .iter()
             .flatten()
             .map(|o| {
-                let verb = match o["kind"].as_str() {
-                    Some("merge") => "merged",
+                let verb = match o.kind.as_str() {
+                    "merge" => "merged",
                     _ => "split from",
                 };
-                format!(
-                    "{verb} {}::{}",
-                    o["path"].as_str().unwrap_or("?"),
-                    o["name"].as_str().unwrap_or("?")
-                )
+                format!("{verb} {}::{}", o.path, o.name)
             })
             .collect(),
         inherited_from: None,
@@ -278,14 +255,14 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
         _ => state.history.push(change),
     }
     inherit_origins(shards, &mut state, block, &facts.turn());
-    state.kind = side["kind"].as_str().unwrap_or_default().to_string();
-    state.name = side["name"].as_str().unwrap_or_default().to_string();
-    state.start_line = side["start_line"].as_u64().unwrap_or(0) as u32;
-    state.end_line = side["end_line"].as_u64().unwrap_or(0) as u32;
-    state.key = side["key"].as_str().unwrap_or_default().to_string();
-    state.exact = side["exact"].as_str().unwrap_or_default().to_string();
-    state.alpha = side["alpha"].as_str().unwrap_or_default().to_string();
-    state.text = side["text"].as_str().unwrap_or_default().to_string();
+    state.kind = side.kind.clone();
+    state.name = side.name.clone();
+    state.start_line = side.start_line;
+    state.end_line = side.end_line;
+    state.key = side.key.clone().unwrap_or_default();
+    state.exact = side.exact.clone();
+    state.alpha = side.alpha.clone();
+    state.text = side.text.clone().unwrap_or_default();
     match after_path {
         Some(path) => {
             let shard = shards.shard(path);
@@ -316,18 +293,18 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &Value) {
             shard.blocks.insert(id.to_string(), state);
         }
         None => {
-            let path = before_path.unwrap_or(facts.path().unwrap_or_default());
+            let path = before_path.unwrap_or(facts.path());
             shards.shard(path).deleted.insert(id.to_string(), state);
         }
     }
 }
 
 /// Labels of a block entry in a trace written before labels were recorded.
-fn legacy_labels(block: &Value) -> Vec<String> {
-    let label = match block["event"].as_str() {
-        Some("renamed") => "rename",
-        Some("moved") => "move",
-        Some("refactored") => "rename-local",
+fn legacy_labels(block: &TraceBlock) -> Vec<String> {
+    let label = match block.event.as_str() {
+        "renamed" => "rename",
+        "moved" => "move",
+        "refactored" => "rename-local",
         _ => "behaviour",
     };
     vec![label.to_string()]
@@ -348,12 +325,14 @@ pub(crate) fn set_turn_class(shard: &mut FileLineage, turn: &str, class: &str) {
 /// Splits and merges keep their origins: the story of each block the code came
 /// from (as recorded so far) joins this block's, each entry marked with where it
 /// was inherited from. Entries of the current turn are this block's own.
-fn inherit_origins(shards: &mut dyn Shards, state: &mut BlockState, block: &Value, turn: &str) {
-    let Some(origins) = block["origins"].as_array() else {
-        return;
-    };
-    for origin in origins {
-        let (Some(id), Some(path)) = (origin["id"].as_str(), origin["path"].as_str()) else {
+fn inherit_origins(
+    shards: &mut dyn Shards,
+    state: &mut BlockState,
+    block: &TraceBlock,
+    turn: &str,
+) {
+    for origin in block.origins.iter().flatten() {
+        let (Some(id), path) = (origin.id.as_deref(), origin.path.as_str()) else {
             continue;
         };
         if id == state.id {
@@ -363,7 +342,7 @@ fn inherit_origins(shards: &mut dyn Shards, state: &mut BlockState, block: &Valu
         let Some(donor) = shard.blocks.get(id).or_else(|| shard.deleted.get(id)) else {
             continue;
         };
-        let label = format!("{path}::{}", origin["name"].as_str().unwrap_or("?"));
+        let label = format!("{path}::{}", origin.name);
         let inherited: Vec<Change> = donor
             .history
             .iter()

@@ -3,6 +3,9 @@
 
 use std::collections::BTreeSet;
 
+use intent_ledger::payload::{
+    BlockSide, IntentSpec as SpecSnapshot, Lesson, Prompt, ToolPre, Trace,
+};
 use intent_ledger::{kinds, Event};
 use serde_json::Value;
 use tantivy::schema::Field;
@@ -20,27 +23,37 @@ pub(crate) enum Op {
 
 /// Returns the operations `event` makes: none for kinds with nothing to search.
 pub(crate) fn ops(event: &Event, fields: &Fields) -> Vec<Op> {
-    let data = &event.data;
     match event.kind.as_str() {
-        kinds::GENESIS | kinds::SESSION_START | kinds::TOOL_POST | "session.stop" => Vec::new(),
+        kinds::GENESIS | kinds::SESSION_START | kinds::TOOL_POST | kinds::SESSION_STOP => {
+            Vec::new()
+        }
         kinds::INTENT_SPEC => spec_ops(event, fields),
-        kinds::TRACE => vec![Op::Add(trace_doc(event, fields))],
+        kinds::TRACE => match event.payload::<Trace>() {
+            Some(trace) => vec![Op::Add(trace_doc(event, &trace, fields))],
+            None => other_doc(event, fields).map(Op::Add).into_iter().collect(),
+        },
         // Allowed reads and writes carry nothing but a path (the write's trace says
         // more); refusals carry reasons, and shell commands are worth finding.
-        kinds::TOOL_PRE
-            if str_of(data, "decision") != Some("allow") || data["command"].is_string() =>
-        {
-            vec![Op::Add(decision_doc(event, fields))]
-        }
-        kinds::TOOL_PRE => Vec::new(),
-        kinds::PROMPT | kinds::LESSON => match str_of(data, "text") {
-            Some(text) if !text.trim().is_empty() => {
-                let mut doc = Doc::new(event, fields);
-                doc.push(text);
-                vec![Op::Add(doc.finish())]
+        kinds::TOOL_PRE => match event.payload::<ToolPre>() {
+            Some(pre) if pre.decision != "allow" || pre.command.is_some() => {
+                vec![Op::Add(decision_doc(event, &pre, fields))]
             }
             _ => Vec::new(),
         },
+        kinds::PROMPT | kinds::LESSON => {
+            let text = match event.kind.as_str() {
+                kinds::PROMPT => event.payload::<Prompt>().map(|p| p.text),
+                _ => event.payload::<Lesson>().map(|l| l.text),
+            };
+            match text {
+                Some(text) if !text.trim().is_empty() => {
+                    let mut doc = Doc::new(event, fields);
+                    doc.push(&text);
+                    vec![Op::Add(doc.finish())]
+                }
+                _ => Vec::new(),
+            }
+        }
         kinds::INTENT_SELECTED | kinds::INTENT_CLEARED | kinds::INTENT_STATUS => {
             vec![Op::Add(lifecycle_doc(event, fields))]
         }
@@ -151,9 +164,11 @@ impl<'a> Doc<'a> {
 
 /// One document per intent of the snapshot, each replacing the intent's previous one.
 fn spec_ops(event: &Event, fields: &Fields) -> Vec<Op> {
-    let intents = event.data["spec"]["active_intents"].as_array();
+    let Some(snapshot) = event.payload::<SpecSnapshot>() else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    for intent in intents.into_iter().flatten() {
+    for intent in snapshot.intents() {
         let Some(id) = str_of(intent, "id").filter(|id| !id.is_empty()) else {
             continue;
         };
@@ -187,22 +202,17 @@ fn spec_ops(event: &Event, fields: &Fields) -> Vec<Op> {
 }
 
 /// A file mutation: where, which class and why, which blocks, under which intent.
-fn trace_doc(event: &Event, fields: &Fields) -> TantivyDocument {
-    let data = &event.data;
+fn trace_doc(event: &Event, trace: &Trace, fields: &Fields) -> TantivyDocument {
     let mut doc = Doc::new(event, fields);
-    let path = str_of(data, "path").unwrap_or_default();
+    let path = trace.path.as_str();
     doc.path(path);
-    let class = str_of(data, "mutation_class").unwrap_or_default();
+    let class = trace.mutation_class.as_str();
     doc.filter(fields.class, &class.to_ascii_lowercase());
     doc.push(&format!("{path} {class}:"));
-    let classification = &data["classification"];
-    let reason = str_of(classification, "reason").unwrap_or_default();
+    let reason = trace.classification.reason.as_deref().unwrap_or_default();
     doc.push(reason);
-    for change in classification["api_changes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
+    let api_changes = trace.classification.extra.get("api_changes");
+    for change in api_changes.and_then(Value::as_array).into_iter().flatten() {
         // The reason often quotes the first change already.
         let detail = str_of(change, "detail").unwrap_or_default();
         if !reason.contains(detail) {
@@ -210,68 +220,83 @@ fn trace_doc(event: &Event, fields: &Fields) -> TantivyDocument {
         }
     }
     let mut blocks = Vec::new();
-    for block in data["blocks"].as_array().into_iter().flatten() {
-        let what = str_of(block, "event").unwrap_or("touched");
-        let side = if block["after"].is_object() {
-            &block["after"]
-        } else {
-            &block["before"]
+    for block in trace.blocks() {
+        let what = match block.event.as_str() {
+            "" => "touched",
+            event => event,
         };
-        let kind = str_of(side, "kind").unwrap_or("block");
-        let name = str_of(side, "name").unwrap_or("?");
+        let nowhere = BlockSide::default();
+        let side = block.current().unwrap_or(&nowhere);
+        let kind = if side.kind.is_empty() {
+            "block"
+        } else {
+            &side.kind
+        };
+        let name = if side.name.is_empty() {
+            "?"
+        } else {
+            &side.name
+        };
         let mut text = format!("{what} {kind} {name}");
-        let before_path = str_of(&block["before"], "path");
-        let before_name = str_of(&block["before"], "name");
-        if before_name.is_some_and(|b| b != name) {
-            text.push_str(&format!(" (was {})", before_name.unwrap_or_default()));
+        let before = block.before.as_ref();
+        if let Some(was) = before.map(|b| b.name.as_str()).filter(|b| *b != name) {
+            text.push_str(&format!(" (was {was})"));
         }
-        if let Some(from) = before_path.filter(|from| *from != path) {
+        if let Some(from) = before.map(|b| b.path.as_str()).filter(|from| *from != path) {
             text.push_str(&format!(" from {from}"));
         }
-        for side in [&block["before"], &block["after"]] {
-            doc.path(str_of(side, "path").unwrap_or_default());
+        for side in [&block.before, &block.after].into_iter().flatten() {
+            doc.path(&side.path);
         }
         blocks.push(text);
     }
     if !blocks.is_empty() {
         doc.push(&format!("Blocks: {}.", blocks.join("; ")));
     }
-    if let Some(intent) = event.intent_id() {
+    if let Some(intent) = &trace.intent_id {
         doc.push(&format!("Intent {intent}."));
     }
     doc.finish()
 }
 
 /// A gate decision: what was attempted, the verdict and the reason given.
-fn decision_doc(event: &Event, fields: &Fields) -> TantivyDocument {
-    let data = &event.data;
+fn decision_doc(event: &Event, pre: &ToolPre, fields: &Fields) -> TantivyDocument {
     let mut doc = Doc::new(event, fields);
-    let class = str_of(data, "class").unwrap_or_default();
-    doc.filter(fields.class, &class.to_ascii_lowercase());
-    let paths: Vec<&str> = data["paths"]
-        .as_array()
-        .map(|p| p.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    for path in &paths {
+    doc.filter(fields.class, &pre.class.to_ascii_lowercase());
+    let paths: &[String] = pre.paths.as_deref().unwrap_or_default();
+    for path in paths {
         doc.path(path);
     }
-    let reason = &data["reason"];
-    if let Some(attempted) = str_of(reason, "attempted_path") {
+    let reason = pre.reason.clone().unwrap_or_default();
+    if let Some(attempted) = reason.extra.get("attempted_path").and_then(Value::as_str) {
         doc.path(attempted);
     }
-    let target = str_of(data, "command")
+    let target = pre
+        .command
+        .as_ref()
         .map(|c| format!("`{c}`"))
         .unwrap_or_else(|| paths.join(", "));
+    let decision = if pre.decision.is_empty() {
+        "decision"
+    } else {
+        &pre.decision
+    };
     doc.push(&format!(
-        "{} {} {target} ({class}).",
-        str_of(data, "decision").unwrap_or("decision"),
-        str_of(data, "tool").unwrap_or_default(),
+        "{decision} {} {target} ({}).",
+        pre.tool.as_deref().unwrap_or_default(),
+        pre.class
     ));
-    if let Some(kind) = str_of(reason, "type") {
-        doc.push(&format!("{kind}:"));
+    if !reason.kind.is_empty() {
+        doc.push(&format!("{}:", reason.kind));
     }
-    doc.push(str_of(reason, "message").unwrap_or_default());
-    doc.push(str_of(reason, "next_step").unwrap_or_default());
+    doc.push(&reason.message);
+    doc.push(
+        reason
+            .extra
+            .get("next_step")
+            .and_then(Value::as_str)
+            .unwrap_or_default(),
+    );
     doc.finish()
 }
 

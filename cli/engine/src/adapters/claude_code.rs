@@ -88,8 +88,10 @@ pub fn parse_with(
     front_end: FrontEnd,
     tools: &ToolTable,
 ) -> Result<HookEvent, PayloadError> {
-    let name = event_name(payload)
-        .ok_or_else(|| PayloadError("payload has no string `hook_event_name`".into()))?;
+    let name = event_name(payload).ok_or_else(|| PayloadError::Missing {
+        what: "payload".to_string(),
+        field: "string `hook_event_name`".to_string(),
+    })?;
     let phase = match name {
         "SessionStart" => Phase::SessionStart,
         "UserPromptSubmit" => Phase::PromptSubmit,
@@ -98,9 +100,11 @@ pub fn parse_with(
         "PostToolUseFailure" => Phase::PostToolFailure,
         "Stop" | "SubagentStop" | "SessionEnd" => Phase::Stop,
         other => {
-            return Err(PayloadError(format!(
-                "unsupported hook_event_name `{other}`"
-            )))
+            return Err(PayloadError::UnsupportedEvent {
+                field: "hook_event_name",
+                name: other.to_string(),
+                handled: String::new(),
+            })
         }
     };
     let session = required(payload, "session_id", "payload")?;
@@ -231,33 +235,35 @@ mod tests {
                 .action,
             Action::Other { .. }
         ));
-        assert!(pre("Write", json!({"file_path": 7}))
-            .unwrap_err()
-            .0
-            .contains("must be a string"));
-        assert!(pre("Write", json!({}))
-            .unwrap_err()
-            .0
-            .contains("no file path"));
+        let err = pre("Write", json!({"file_path": 7})).unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                PayloadError::WrongType {
+                    found: "a number",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("must be a string"), "{err}");
+        let err = pre("Write", json!({})).unwrap_err();
+        assert!(matches!(&err, PayloadError::Missing { .. }), "{err:?}");
+        assert!(err.to_string().contains("no file path"), "{err}");
         assert!(pre("Bash", json!({})).is_err());
     }
 
     #[test]
     fn malformed_payloads_say_what_is_wrong() {
-        assert!(parse(&json!({})).unwrap_err().0.contains("hook_event_name"));
-        assert!(parse(&json!({"hook_event_name": "PreToolUse"}))
-            .unwrap_err()
-            .0
-            .contains("session_id"));
+        let message = |payload: Value| parse(&payload).unwrap_err().to_string();
+        assert!(message(json!({})).contains("hook_event_name"));
+        assert!(message(json!({"hook_event_name": "PreToolUse"})).contains("session_id"));
+        let err = parse(&json!({"hook_event_name": "Nope", "session_id": "s"})).unwrap_err();
         assert!(
-            parse(&json!({"hook_event_name": "Nope", "session_id": "s"}))
-                .unwrap_err()
-                .0
-                .contains("unsupported")
+            matches!(&err, PayloadError::UnsupportedEvent { name, .. } if name == "Nope"),
+            "{err:?}"
         );
-        assert!(parse(&json!({"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Write", "tool_input": "x"}))
-            .unwrap_err()
-            .0
+        assert!(message(json!({"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Write", "tool_input": "x"}))
             .contains("tool_input"));
     }
 }

@@ -84,9 +84,11 @@ impl Adapter for Cline {
             "TaskCancel" | "TaskComplete" | "TaskError" | "SessionShutdown" | "agent_abort"
             | "agent_end" | "agent_error" | "session_shutdown" => Phase::Stop,
             other => {
-                return Err(PayloadError(format!(
-                    "unsupported hookName `{other}` (intent handles TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, TaskCancel, TaskComplete, TaskError, SessionShutdown)"
-                )))
+                return Err(PayloadError::UnsupportedEvent {
+                    field: "hookName",
+                    name: other.to_string(),
+                    handled: " (intent handles TaskStart, TaskResume, UserPromptSubmit, PreToolUse, PostToolUse, TaskCancel, TaskComplete, TaskError, SessionShutdown)".to_string(),
+                })
             }
         };
         let session = required(payload, "taskId", "payload")?;
@@ -94,10 +96,11 @@ impl Adapter for Cline {
             Some(Value::Array(roots)) => roots.first().and_then(Value::as_str).map(PathBuf::from),
             None | Some(Value::Null) => None,
             Some(other) => {
-                return Err(PayloadError(format!(
-                    "`workspaceRoots` must be an array, not {}",
-                    type_name(other)
-                )))
+                return Err(PayloadError::WrongType {
+                    field: "workspaceRoots".to_string(),
+                    expected: "be an array",
+                    found: type_name(other),
+                })
             }
         };
         let model = match payload.get("model") {
@@ -245,19 +248,19 @@ fn shell_input(name: &str, mut input: Value) -> Result<Value, PayloadError> {
         Value::Array(items) => items
             .iter()
             .map(|item| {
-                item.as_str().ok_or_else(|| {
-                    PayloadError(format!(
-                        "run_commands: `commands` must hold strings, not {}",
-                        type_name(item)
-                    ))
+                item.as_str().ok_or_else(|| PayloadError::WrongType {
+                    field: "commands".to_string(),
+                    expected: "hold strings (run_commands)",
+                    found: type_name(item),
                 })
             })
             .collect::<Result<_, _>>()?,
         other => {
-            return Err(PayloadError(format!(
-                "run_commands: `commands` must be a list of strings, not {}",
-                type_name(other)
-            )))
+            return Err(PayloadError::WrongType {
+                field: "commands".to_string(),
+                expected: "be a list of strings (run_commands)",
+                found: type_name(other),
+            })
         }
     };
     input["command"] = json!(lines.join("\n"));

@@ -101,10 +101,12 @@ impl Adapter for Copilot {
 
     fn parse(&self, payload: &Value) -> Result<HookEvent, PayloadError> {
         let name = string(payload, EVENT_FIELD)?.ok_or_else(|| {
-            PayloadError(format!(
-                "the payload does not say which event it is: register the hook as `intent hook copilot --event <event>` (`intent init --agent copilot` does), events: {}",
-                EVENTS.join(", ")
-            ))
+            PayloadError::NoEvent {
+                hint: format!(
+                    "register the hook as `intent hook copilot --event <event>` (`intent init --agent copilot` does), events: {}",
+                    EVENTS.join(", ")
+                ),
+            }
         })?;
         let phase = match name.as_str() {
             "sessionStart" => Phase::SessionStart,
@@ -114,10 +116,11 @@ impl Adapter for Copilot {
             "postToolUseFailure" => Phase::PostToolFailure,
             "agentStop" | "sessionEnd" => Phase::Stop,
             other => {
-                return Err(PayloadError(format!(
-                    "unsupported Copilot hook event `{other}` (intent handles {})",
-                    EVENTS.join(", ")
-                )))
+                return Err(PayloadError::UnsupportedEvent {
+                    field: "Copilot hook event",
+                    name: other.to_string(),
+                    handled: format!(" (intent handles {})", EVENTS.join(", ")),
+                })
             }
         };
         let session = match string(payload, "parentAgentId")? {
@@ -205,19 +208,26 @@ fn tool_call(payload: &Value, session: &str) -> Result<ToolCall, PayloadError> {
         Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
             Ok(value @ Value::Object(_)) => value,
             Ok(other) => {
-                return Err(PayloadError(format!(
-                    "`toolArgs` must hold a JSON object, not {}",
-                    type_name(&other)
-                )))
+                return Err(PayloadError::WrongType {
+                    field: "toolArgs".to_string(),
+                    expected: "hold a JSON object",
+                    found: type_name(&other),
+                })
             }
-            Err(e) => return Err(PayloadError(format!("`toolArgs` is not JSON ({e})"))),
+            Err(e) => {
+                return Err(PayloadError::Unreadable {
+                    what: "`toolArgs`".to_string(),
+                    why: format!("is not JSON ({e})"),
+                })
+            }
         },
         Some(value @ Value::Object(_)) => value.clone(),
         Some(other) => {
-            return Err(PayloadError(format!(
-                "`toolArgs` must be a JSON string or an object, not {}",
-                type_name(other)
-            )))
+            return Err(PayloadError::WrongType {
+                field: "toolArgs".to_string(),
+                expected: "be a JSON string or an object",
+                found: type_name(other),
+            })
         }
     };
     let name = canonical_tool(&name);
@@ -337,10 +347,12 @@ mod tests {
         let err = Copilot
             .parse(&json!({"sessionId": "s", "toolName": "bash", "toolArgs": {}}))
             .unwrap_err();
-        assert!(err.0.contains("--event"), "{err}");
+        assert!(matches!(&err, PayloadError::NoEvent { .. }), "{err:?}");
+        assert!(err.to_string().contains("--event"), "{err}");
         let err = Copilot
             .parse(&json!({"hookEventName": "preToolUse", "sessionId": "s", "toolName": "create", "toolArgs": "{"}))
             .unwrap_err();
-        assert!(err.0.contains("toolArgs"), "{err}");
+        assert!(matches!(&err, PayloadError::Unreadable { .. }), "{err:?}");
+        assert!(err.to_string().contains("toolArgs"), "{err}");
     }
 }

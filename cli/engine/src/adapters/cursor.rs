@@ -153,20 +153,22 @@ impl Adapter for Cursor {
                 (Phase::PreTool, Some(call(&name, input, &session, false)?))
             }
             other => {
-                return Err(PayloadError(format!(
-                    "unsupported hook_event_name `{other}` (intent handles {})",
-                    EVENTS.join(", ")
-                )))
+                return Err(PayloadError::UnsupportedEvent {
+                    field: "hook_event_name",
+                    name: other.to_string(),
+                    handled: format!(" (intent handles {})", EVENTS.join(", ")),
+                })
             }
         };
         let cwd = match payload.get("workspace_roots") {
             Some(Value::Array(roots)) => roots.first().and_then(Value::as_str).map(PathBuf::from),
             None | Some(Value::Null) => None,
             Some(other) => {
-                return Err(PayloadError(format!(
-                    "`workspace_roots` must be an array, not {}",
-                    type_name(other)
-                )))
+                return Err(PayloadError::WrongType {
+                    field: "workspace_roots".to_string(),
+                    expected: "be an array",
+                    found: type_name(other),
+                })
             }
         };
         // A shell command runs in the payload's `cwd`, not necessarily the root.
@@ -257,8 +259,9 @@ fn agent_tool(payload: &Value, session: &str, post: bool) -> Result<ToolCall, Pa
         let path = PATH_KEYS
             .iter()
             .find_map(|k| input.get(*k).and_then(Value::as_str))
-            .ok_or_else(|| {
-                PayloadError(format!("`{tool}` names no file ({})", PATH_KEYS.join(", ")))
+            .ok_or_else(|| PayloadError::Missing {
+                what: format!("`{tool}`"),
+                field: format!("file ({})", PATH_KEYS.join(", ")),
             })?;
         if post {
             // `afterFileEdit` traces the edit (with its edits): nothing more here.

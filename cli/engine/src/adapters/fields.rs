@@ -11,16 +11,20 @@ pub fn string(payload: &Value, key: &str) -> Result<Option<String>, PayloadError
     match payload.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(PayloadError(format!(
-            "`{key}` must be a string, not {}",
-            type_name(other)
-        ))),
+        Some(other) => Err(PayloadError::WrongType {
+            field: key.to_string(),
+            expected: "be a string",
+            found: type_name(other),
+        }),
     }
 }
 
 /// A string field that must be there.
 pub fn required(payload: &Value, key: &str, what: &str) -> Result<String, PayloadError> {
-    string(payload, key)?.ok_or_else(|| PayloadError(format!("{what} has no string `{key}`")))
+    string(payload, key)?.ok_or_else(|| PayloadError::Missing {
+        what: what.to_string(),
+        field: format!("string `{key}`"),
+    })
 }
 
 /// An object field (absent or `null` is an empty object).
@@ -28,10 +32,11 @@ pub fn object(payload: &Value, key: &str) -> Result<Value, PayloadError> {
     match payload.get(key) {
         None | Some(Value::Null) => Ok(Value::Object(Default::default())),
         Some(value @ Value::Object(_)) => Ok(value.clone()),
-        Some(other) => Err(PayloadError(format!(
-            "`{key}` must be an object, not {}",
-            type_name(other)
-        ))),
+        Some(other) => Err(PayloadError::WrongType {
+            field: key.to_string(),
+            expected: "be an object",
+            found: type_name(other),
+        }),
     }
 }
 

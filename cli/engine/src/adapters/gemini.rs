@@ -81,9 +81,11 @@ impl Adapter for Gemini {
             "AfterTool" => Phase::PostTool,
             "AfterAgent" | "SessionEnd" => Phase::Stop,
             other => {
-                return Err(PayloadError(format!(
-                    "unsupported hook_event_name `{other}` (intent handles BeforeTool, AfterTool, BeforeAgent, AfterAgent, SessionStart, SessionEnd)"
-                )))
+                return Err(PayloadError::UnsupportedEvent {
+                    field: "hook_event_name",
+                    name: other.to_string(),
+                    handled: " (intent handles BeforeTool, AfterTool, BeforeAgent, AfterAgent, SessionStart, SessionEnd)".to_string(),
+                })
             }
         };
         let session = required(payload, "session_id", "payload")?;

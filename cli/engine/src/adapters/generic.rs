@@ -64,9 +64,11 @@ impl Adapter for Generic {
             "post" => Phase::PostTool,
             "stop" => Phase::Stop,
             other => {
-                return Err(PayloadError(format!(
-                "unsupported event `{other}` (expected pre, post, prompt, session_start or stop)"
-            )))
+                return Err(PayloadError::UnsupportedEvent {
+                    field: "event",
+                    name: other.to_string(),
+                    handled: " (expected pre, post, prompt, session_start or stop)".to_string(),
+                })
             }
         };
         let session = required(payload, "session_id", "payload")?;

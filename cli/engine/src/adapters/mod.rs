@@ -6,16 +6,16 @@
 //! field names, tool names, and how a refusal is spelled (a Claude Code deny, a Gemini
 //! `decision`, a Cline `cancel`, a Cursor `permission`, …).
 
-pub mod claude_code;
-pub mod cline;
-pub mod codex;
+pub(crate) mod claude_code;
+pub(crate) mod cline;
+pub(crate) mod codex;
 pub mod copilot;
 pub mod cursor;
-pub mod fields;
-pub mod gemini;
-pub mod generic;
-pub mod patch;
-pub mod tools;
+pub(crate) mod fields;
+pub(crate) mod gemini;
+pub(crate) mod generic;
+pub(crate) mod patch;
+pub(crate) mod tools;
 
 use serde_json::Value;
 
@@ -23,8 +23,50 @@ use crate::engine::{FrontEnd, HookEvent, Reply};
 
 /// A payload the adapter cannot translate; the message says what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PayloadError(pub String);
+pub enum PayloadError {
+    /// An event this front-end's adapter does not handle.
+    #[error("unsupported {field} `{name}`{handled}")]
+    UnsupportedEvent {
+        /// The field that names the event (`hook_event_name`, `hookName`…).
+        field: &'static str,
+        /// The name the payload gave.
+        name: String,
+        /// What the adapter handles, as ` (intent handles …)`, or empty.
+        handled: String,
+    },
+    /// The payload does not say which event it is, and no flag did.
+    #[error("the payload does not say which event it is: {hint}")]
+    NoEvent {
+        /// How to say it.
+        hint: String,
+    },
+    /// A required field is absent.
+    #[error("{what} has no {field}")]
+    Missing {
+        /// What lacks it (`payload`, `Write input`…).
+        what: String,
+        /// The field, as the message names it (``string `command` ``…).
+        field: String,
+    },
+    /// A field of the wrong JSON type.
+    #[error("`{field}` must {expected}, not {found}")]
+    WrongType {
+        /// The field's path.
+        field: String,
+        /// What it must be (`be a string`, `hold strings`…).
+        expected: &'static str,
+        /// The JSON type it has (`a number`…).
+        found: &'static str,
+    },
+    /// A tool input that cannot be read (a patch, arguments that are not JSON).
+    #[error("{what} {why}")]
+    Unreadable {
+        /// The tool or field (``apply_patch:``, `` `toolArgs` ``).
+        what: String,
+        /// What is wrong with it.
+        why: String,
+    },
+}
 
 /// The MCP server name `intent init` registers, and the tools it serves.
 pub const MCP_SERVER: &str = "intent";

@@ -47,10 +47,10 @@ pub fn classify(table: &ToolTable, name: &str, input: &Value) -> Result<Classifi
     if let Some((_, keys)) = table.writes.iter().find(|(t, _)| *t == name) {
         let paths = paths_under(input, keys)?;
         if paths.is_empty() {
-            return Err(PayloadError(format!(
-                "{name} input has no file path (expected `{}`)",
-                keys.join("` or `")
-            )));
+            return Err(PayloadError::Missing {
+                what: format!("{name} input"),
+                field: format!("file path (expected `{}`)", keys.join("` or `")),
+            });
         }
         return plain(Action::Write { tool, paths });
     }
@@ -58,20 +58,25 @@ pub fn classify(table: &ToolTable, name: &str, input: &Value) -> Result<Classifi
         let text = keys
             .iter()
             .find_map(|key| input.get(*key).and_then(Value::as_str))
-            .ok_or_else(|| {
-                PayloadError(format!(
-                    "{name} input has no string `{}` holding the patch",
-                    keys.join("` or `")
-                ))
+            .ok_or_else(|| PayloadError::Missing {
+                what: format!("{name} input"),
+                field: format!("string `{}` holding the patch", keys.join("` or `")),
             })?;
-        let paths = patch::touched_paths(text).map_err(|e| PayloadError(format!("{name}: {e}")))?;
+        let paths = patch::touched_paths(text).map_err(|e| PayloadError::Unreadable {
+            what: format!("{name}:"),
+            why: e.to_string(),
+        })?;
         return plain(Action::Write { tool, paths });
     }
     if let Some((_, key)) = table.shells.iter().find(|(t, _)| *t == name) {
-        let command = input
-            .get(*key)
-            .and_then(Value::as_str)
-            .ok_or_else(|| PayloadError(format!("{name} input has no string `{key}`")))?;
+        let command =
+            input
+                .get(*key)
+                .and_then(Value::as_str)
+                .ok_or_else(|| PayloadError::Missing {
+                    what: format!("{name} input"),
+                    field: format!("string `{key}`"),
+                })?;
         return plain(Action::Shell {
             tool,
             command: command.to_string(),
@@ -221,19 +226,21 @@ fn paths_under(input: &Value, keys: &[&str]) -> Result<Vec<String>, PayloadError
                     match item.as_str() {
                         Some(s) => paths.push(s.to_string()),
                         None => {
-                            return Err(PayloadError(format!(
-                                "`tool_input.{key}` must hold strings, not {}",
-                                type_name(item)
-                            )))
+                            return Err(PayloadError::WrongType {
+                                field: format!("tool_input.{key}"),
+                                expected: "hold strings",
+                                found: type_name(item),
+                            })
                         }
                     }
                 }
             }
             Some(other) => {
-                return Err(PayloadError(format!(
-                    "`tool_input.{key}` must be a string, not {}",
-                    type_name(other)
-                )))
+                return Err(PayloadError::WrongType {
+                    field: format!("tool_input.{key}"),
+                    expected: "be a string",
+                    found: type_name(other),
+                })
             }
         }
     }

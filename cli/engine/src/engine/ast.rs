@@ -14,7 +14,8 @@ use intent_ast_hash::{
 };
 use intent_ledger::gate::{self, Action};
 
-use super::{analysis_cache, HookEvent, Phase};
+use super::{analysis_cache, label, HookEvent, Phase};
+use intent_ledger::payload::{BlockOrigin, BlockSide, Classification, TraceBlock};
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
 
@@ -145,9 +146,9 @@ pub struct AstTrace {
     /// `AST_REFACTOR` or `INTENT_EVOLUTION`, for the whole turn.
     pub mutation_class: &'static str,
     /// `classification` object for the trace.
-    pub classification: Value,
+    pub classification: Classification,
     /// Blocks of this file that the turn touched, with lineage events.
-    pub blocks: Value,
+    pub blocks: Vec<TraceBlock>,
     /// The full classification, for declared-class comparison.
     pub declared_mismatch: Option<String>,
 }
@@ -364,45 +365,68 @@ fn summarize(
     let mismatch = declared.and_then(|d| c.declared_mismatch(d));
     rels.iter()
         .map(|rel| {
-            let classification = json!({
-                "method": c.method,
-                "reason": c.reason,
-                "refactor_kinds": c.refactor_kinds,
-                "api_changes": c.api_changes.iter().filter(|a| a.path == *rel).collect::<Vec<_>>(),
-                "parse_errors": c.parse_errors.iter().filter(|e| e.path == *rel).collect::<Vec<_>>(),
-                "text_files": c
+            let mut detail = serde_json::Map::new();
+            let mut put = |key: &str, value: Value| detail.insert(key.to_string(), value);
+            put(
+                "api_changes",
+                json!(c
+                    .api_changes
+                    .iter()
+                    .filter(|a| a.path == *rel)
+                    .collect::<Vec<_>>()),
+            );
+            put(
+                "parse_errors",
+                json!(c
+                    .parse_errors
+                    .iter()
+                    .filter(|e| e.path == *rel)
+                    .collect::<Vec<_>>()),
+            );
+            put(
+                "text_files",
+                json!(c
                     .text_files
                     .iter()
                     .filter(|t| t.path == *rel || t.from.as_deref() == Some(*rel))
-                    .collect::<Vec<_>>(),
-                "turn_files": turn_files,
-                "turn_api_changes": c.api_changes.len(),
-                "scheme": intent_ast_hash::SCHEME_VERSION,
-            });
+                    .collect::<Vec<_>>()),
+            );
+            put("turn_files", json!(turn_files));
+            put("turn_api_changes", json!(c.api_changes.len()));
+            put("scheme", json!(intent_ast_hash::SCHEME_VERSION));
+            let classification = Classification {
+                method: label(&c.method),
+                reason: Some(c.reason.clone()),
+                refactor_kinds: Some(c.refactor_kinds.iter().map(label).collect()),
+                extra: detail,
+                ..Classification::default()
+            };
             let mut indexes = by_path.get(rel).cloned().unwrap_or_default();
             indexes.sort_unstable();
             indexes.dedup();
-            let blocks: Vec<Value> = indexes
+            let blocks: Vec<TraceBlock> = indexes
                 .into_iter()
                 .map(|i| {
-                    let mut entry = block_json(analysis, &analysis.matches[i]);
-                    let from: Vec<Value> = origins_by_target
+                    let mut entry = trace_block(analysis, &analysis.matches[i]);
+                    let from: Vec<BlockOrigin> = origins_by_target
                         .get(&i)
                         .into_iter()
                         .flatten()
                         .map(|o| {
                             let file = &analysis.before[o.from.file];
-                            json!({
-                                "kind": o.kind,
-                                "path": o.from.path,
-                                "name": o.from.qualified_name,
-                                "key": file.block_key(o.from.block),
-                                "share": (o.share * 100.0).round() / 100.0,
-                            })
+                            BlockOrigin {
+                                kind: label(&o.kind),
+                                path: o.from.path.clone(),
+                                name: o.from.qualified_name.clone(),
+                                key: Some(file.block_key(o.from.block)),
+                                share: (o.share * 100.0).round() / 100.0,
+                                id: None,
+                                extra: Default::default(),
+                            }
                         })
                         .collect();
                     if !from.is_empty() {
-                        entry["origins"] = Value::Array(from);
+                        entry.origins = Some(from);
                     }
                     entry
                 })
@@ -410,40 +434,47 @@ fn summarize(
             AstTrace {
                 mutation_class: c.mutation_class.as_str(),
                 classification,
-                blocks: Value::Array(blocks),
+                blocks,
                 declared_mismatch: mismatch.clone(),
             }
         })
         .collect()
 }
 
-fn block_json(analysis: &TurnAnalysis, m: &BlockMatch) -> Value {
+fn trace_block(analysis: &TurnAnalysis, m: &BlockMatch) -> TraceBlock {
     let side = |files: &[intent_ast_hash::FileAnalysis], r: &intent_ast_hash::BlockRef| {
         let file = &files[r.file];
         let block = &file.blocks[r.block];
-        json!({
-            "path": r.path,
-            "kind": r.kind,
-            "name": r.qualified_name,
-            "key": file.block_key(r.block),
-            "start_line": r.lines.start,
-            "end_line": r.lines.end,
-            "exact": block.hashes.exact,
-            "alpha": block.hashes.alpha,
-            "shape": block.hashes.shape,
-            "text": file.block_text_hash(block),
-        })
+        BlockSide {
+            path: r.path.clone(),
+            kind: label(&r.kind),
+            name: r.qualified_name.clone(),
+            key: Some(file.block_key(r.block)),
+            start_line: r.lines.start,
+            end_line: r.lines.end,
+            exact: label(&block.hashes.exact),
+            alpha: label(&block.hashes.alpha),
+            shape: label(&block.hashes.shape),
+            text: Some(label(&file.block_text_hash(block))),
+            extra: Default::default(),
+        }
     };
-    let before = m.before.as_ref().map(|r| side(&analysis.before, r));
-    let after = m.after.as_ref().map(|r| side(&analysis.after, r));
-    json!({
-        "event": m.event,
-        "matched_by": m.matched_by,
-        "change": change_labels(analysis, m),
-        "behaviour": m.modified,
-        "before": before,
-        "after": after,
-    })
+    TraceBlock {
+        event: label(&m.event),
+        matched_by: m.matched_by.as_ref().map(label),
+        change: Some(
+            change_labels(analysis, m)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        ),
+        behaviour: Some(m.modified),
+        before: m.before.as_ref().map(|r| side(&analysis.before, r)),
+        after: m.after.as_ref().map(|r| side(&analysis.after, r)),
+        origins: None,
+        id: None,
+        extra: Default::default(),
+    }
 }
 
 /// What a write did to one block, as labels: `behaviour` when its alpha hash changed

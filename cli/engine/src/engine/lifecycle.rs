@@ -10,9 +10,9 @@
 //! `agent_completion` (default: propose).
 
 use intent_ledger::gate::{GateReason, ReasonKind};
-use intent_ledger::kinds;
+use intent_ledger::payload::{ChecklistItem, CompletionProposed, IntentStatus as StatusEvent};
 use intent_ledger::spec::{edit_intent, FieldEdit, IntentSpec, IntentStatus};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{selection::describe_dependencies, specs, EventTx};
 
@@ -56,7 +56,7 @@ fn refusal(kind: ReasonKind, intent_id: &str, message: String, next_step: &str) 
 /// `[{criterion, evidence}]`: evidence given per criterion (an array of
 /// `{criterion, evidence}`, an object keyed by criterion, or strings in criterion
 /// order); a criterion without any is `null`.
-pub fn checklist(criteria: &[String], evidence: Option<&Value>) -> Value {
+pub fn checklist(criteria: &[String], evidence: Option<&Value>) -> Vec<ChecklistItem> {
     let find = |index: usize, criterion: &str| -> Option<String> {
         let evidence = evidence?;
         match evidence {
@@ -73,13 +73,14 @@ pub fn checklist(criteria: &[String], evidence: Option<&Value>) -> Value {
             _ => None,
         }
     };
-    Value::Array(
-        criteria
-            .iter()
-            .enumerate()
-            .map(|(i, c)| json!({"criterion": c, "evidence": find(i, c)}))
-            .collect(),
-    )
+    criteria
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ChecklistItem {
+            criterion: c.clone(),
+            evidence: find(i, c),
+        })
+        .collect()
 }
 
 impl EventTx<'_, '_> {
@@ -161,7 +162,7 @@ impl EventTx<'_, '_> {
         &mut self,
         change: &StatusChange,
         actor: Actor,
-    ) -> anyhow::Result<Result<Value, GateReason>> {
+    ) -> anyhow::Result<Result<StatusEvent, GateReason>> {
         let id = change.intent_id.as_str();
         let spec = match self.intent_spec(id) {
             Ok(spec) => spec,
@@ -212,28 +213,37 @@ impl EventTx<'_, '_> {
             }
         };
         write_replacing(&path, &edited)?;
-        let mut data = json!({
-            "intent_id": id,
-            "from": from.as_str(),
-            "status": change.to.as_str(),
-            "reason": change.reason,
-            "note": change.note,
-            "by": if actor == Actor::Human { "human" } else { "agent" },
-        });
+        let mut data = StatusEvent {
+            intent_id: id.to_string(),
+            from: from.as_str().to_string(),
+            status: change.to.as_str().to_string(),
+            reason: change.reason.clone(),
+            note: change.note.clone(),
+            by: if actor == Actor::Human {
+                "human"
+            } else {
+                "agent"
+            }
+            .to_string(),
+            ..StatusEvent::default()
+        };
         if actor == Actor::Agent {
-            data["session"] = json!(self.session);
-            data["front_end"] = json!(self.origin.name());
-            data["model"] = json!(self
+            data.session = Some(self.session.clone());
+            data.front_end = Some(self.origin.name().to_string());
+            data.model = self
                 .state
                 .session(&self.session)
-                .and_then(|s| s.model.clone()));
+                .and_then(|s| s.model.clone());
         }
         if change.to == IntentStatus::Done {
-            data["checklist"] = checklist(&spec.acceptance_criteria, change.evidence.as_ref());
+            data.checklist = Some(checklist(
+                &spec.acceptance_criteria,
+                change.evidence.as_ref(),
+            ));
         }
         // The ledger is the source of truth: if the event cannot be written, the
         // file goes back to what it was.
-        if let Err(e) = self.append(kinds::INTENT_STATUS, data.clone()) {
+        if let Err(e) = self.append(&data) {
             write_replacing(&path, &text)?;
             return Err(e);
         }
@@ -279,13 +289,13 @@ impl EventTx<'_, '_> {
                 .map(|_| format!("{intent_id} is DONE (the policy lets agents finish intents).")));
         }
         let list = checklist(&spec.acceptance_criteria, evidence);
-        let missing = list
-            .as_array()
-            .map_or(0, |l| l.iter().filter(|c| c["evidence"].is_null()).count());
-        self.append(
-            kinds::INTENT_COMPLETION_PROPOSED,
-            json!({"intent_id": intent_id, "notes": notes, "checklist": list}),
-        )?;
+        let missing = list.iter().filter(|c| c.evidence.is_none()).count();
+        self.append(&CompletionProposed {
+            intent_id: intent_id.to_string(),
+            notes: notes.to_string(),
+            checklist: list,
+            extra: Default::default(),
+        })?;
         Ok(Ok(format!(
             "Proposed {intent_id} as DONE ({} of {} acceptance criteria with evidence). A human confirms with `intent status {intent_id} DONE`; until then the intent stays IN_PROGRESS.",
             spec.acceptance_criteria.len() - missing,

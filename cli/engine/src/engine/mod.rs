@@ -5,31 +5,36 @@
 //! append, save the state. Adapters (`crate::adapters`) only translate payloads.
 
 mod analysis_cache;
-pub mod ast;
+pub(crate) mod ast;
 pub mod context;
-pub mod event;
+pub(crate) mod event;
+mod handshakes;
 pub mod lessons;
 pub mod lifecycle;
 mod model;
 mod post;
 mod post_shell;
 mod selection;
-pub mod shell;
-pub mod specs;
-pub mod texts;
-pub mod trace;
-pub mod vcs;
+pub(crate) mod shell;
+pub(crate) mod specs;
+pub(crate) mod texts;
+pub(crate) mod trace;
+pub(crate) mod vcs;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use intent_ledger::gate::{self, Action, GateInput, GateReason, Policy, Verdict};
+use intent_ledger::payload::{
+    HookWarning, Lesson, Payload, Prompt, RecordedReason, SessionStart, SessionStop, ToolPre,
+    TurnVerdict,
+};
 use intent_ledger::spec::SpecDocument;
 use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::{
     kinds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction, Workspace,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub use event::{FrontEnd, HookEvent, Origin, Phase, Refusal, Reply, ToolCall, ToolResponse};
 
@@ -83,7 +88,7 @@ impl Engine {
     }
 
     /// Handles one event: records it and answers.
-    pub fn handle(&self, event: &HookEvent) -> anyhow::Result<Reply> {
+    pub fn handle(&self, event: &HookEvent) -> Result<Reply, crate::HookError> {
         let prefetch = ast::prefetch(&self.root, event);
         // A shell command's files are walked, hashed and parsed before the ledger
         // lock is taken, and its baseline saved after it is released.
@@ -119,7 +124,7 @@ impl Engine {
     pub fn change_status(
         &self,
         change: &lifecycle::StatusChange,
-    ) -> anyhow::Result<Result<Value, GateReason>> {
+    ) -> anyhow::Result<Result<intent_ledger::payload::IntentStatus, GateReason>> {
         self.in_transaction(self.origin, |turn| {
             turn.change_status(change, lifecycle::Actor::Human)
         })
@@ -163,9 +168,13 @@ impl Engine {
     }
 
     /// Finds the session whose hook recorded `tool_use_id` (MCP servers learn the
-    /// tool-use id from the front-end, not the session). Reads newest first and
-    /// stops after a bounded number of lines.
+    /// tool-use id from the front-end, not the session): the hook's note in the
+    /// cache, else (a deleted cache) the call's `tool.pre` in the ledger, read
+    /// newest first and for a bounded number of lines.
     pub fn session_for_tool_use(&self, tool_use_id: &str) -> anyhow::Result<Option<String>> {
+        if let Some(session) = handshakes::lookup(&self.workspace, tool_use_id) {
+            return Ok(Some(session));
+        }
         let needle = format!(r#""tool_use_id":{}"#, serde_json::to_string(tool_use_id)?);
         let path = self.workspace.ledger_path();
         for line in ReverseLineReader::open(&path)?.take(20_000) {
@@ -185,7 +194,11 @@ impl Engine {
         let Ok(mut ledger) = self.workspace.open_ledger(self.ledger_options.clone()) else {
             return;
         };
-        let mut event = NewEvent::new(kinds::HOOK_WARNING, "hook", json!({ "message": message }));
+        let warning = HookWarning {
+            message: message.to_string(),
+            extra: Default::default(),
+        };
+        let mut event = NewEvent::from_payload("hook", &warning);
         event.session = session.map(str::to_string);
         let _ = ledger.append(event);
     }
@@ -247,8 +260,8 @@ impl EventTx<'_, '_> {
         &self.engine.root
     }
 
-    pub(super) fn append(&mut self, kind: &str, data: Value) -> anyhow::Result<u64> {
-        let mut event = NewEvent::new(kind, self.source.clone(), data);
+    pub(super) fn append<P: Payload>(&mut self, payload: &P) -> anyhow::Result<u64> {
+        let mut event = NewEvent::from_payload(self.source.clone(), payload);
         // Commands run by a person (`intent status`) belong to no session.
         if !self.session.is_empty() {
             event = event.with_session(self.session.clone());
@@ -284,10 +297,10 @@ impl EventTx<'_, '_> {
             Phase::PostTool | Phase::PostToolFailure => self.post_tool(event),
             Phase::Stop => {
                 self.close_turn("stop")?;
-                self.append(
-                    kinds::SESSION_STOP,
-                    json!({ "front_end": self.origin.name() }),
-                )?;
+                self.append(&SessionStop {
+                    front_end: Some(self.origin.name().to_string()),
+                    extra: Default::default(),
+                })?;
                 Ok(Reply::default())
             }
         }
@@ -345,15 +358,13 @@ impl EventTx<'_, '_> {
 
     fn session_start(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
         let model = self.model(event);
-        self.append(
-            kinds::SESSION_START,
-            json!({
-                "front_end": self.origin.name(),
-                "source": event.source,
-                "model": model,
-                "cwd": event.cwd,
-            }),
-        )?;
+        self.append(&SessionStart {
+            front_end: Some(self.origin.name().to_string()),
+            source: event.source.clone(),
+            model,
+            cwd: event.cwd.as_ref().map(|c| c.to_string_lossy().into_owned()),
+            extra: Default::default(),
+        })?;
         let context = self
             .active_context()
             .or_else(|| self.specs.as_ref().ok().map(context::selection_notice));
@@ -375,20 +386,18 @@ impl EventTx<'_, '_> {
         else {
             return Ok(());
         };
-        self.append(
-            kinds::TURN_VERDICT,
-            json!({
-                "turn": open.turn,
-                "mutation_class": open.mutation_class,
-                "reason": open.reason,
-                "first_seq": open.first_seq,
-                "last_seq": open.last_seq,
-                "traces": open.traces,
-                "paths": open.paths,
-                "ended_by": ended_by,
-                "front_end": self.origin.name(),
-            }),
-        )?;
+        self.append(&TurnVerdict {
+            turn: open.turn,
+            mutation_class: open.mutation_class,
+            reason: open.reason,
+            first_seq: open.first_seq,
+            last_seq: open.last_seq,
+            traces: open.traces,
+            paths: open.paths,
+            ended_by: ended_by.to_string(),
+            front_end: Some(self.origin.name().to_string()),
+            extra: Default::default(),
+        })?;
         Ok(())
     }
 
@@ -396,15 +405,13 @@ impl EventTx<'_, '_> {
         self.close_turn("prompt")?;
         let text = lessons::redact(event.prompt.as_deref().unwrap_or_default());
         let active = self.active();
-        self.append(
-            kinds::PROMPT,
-            json!({
-                "front_end": self.origin.name(),
-                "prompt_id": event.prompt_id,
-                "text": text,
-                "intent_id": active,
-            }),
-        )?;
+        self.append(&Prompt {
+            front_end: Some(self.origin.name().to_string()),
+            prompt_id: event.prompt_id.clone(),
+            text: text.clone(),
+            intent_id: active,
+            extra: Default::default(),
+        })?;
         ast::forget_turns(
             &self.engine.workspace,
             &self.session,
@@ -438,21 +445,22 @@ impl EventTx<'_, '_> {
     fn pre_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
         let tool = event.tool.as_ref().context("a tool event without a tool")?;
         let model = self.model(event);
-        let mut base = json!({
-            "front_end": self.origin.name(),
-            "tool": tool.action.tool(),
-            "tool_use_id": tool.use_id,
-            "prompt_id": event.prompt_id,
-            "model": model,
-        });
+        let mut base = ToolPre {
+            front_end: Some(self.origin.name().to_string()),
+            tool: Some(tool.action.tool().to_string()),
+            tool_use_id: tool.use_id.clone(),
+            prompt_id: event.prompt_id.clone(),
+            model,
+            ..ToolPre::default()
+        };
         let reporting = self.pending_violations().len();
         if reporting > 0 {
             // This event's reply tells the agent; applying it clears the backlog.
-            base["reported_violations"] = json!(reporting);
+            base.reported_violations = Some(reporting as u64);
         }
         let notices = self.pending_notices().len();
         if notices > 0 {
-            base["reported_notices"] = json!(notices);
+            base.reported_notices = Some(notices as u64);
         }
         if tool.handshake.as_deref() == Some("select_active_intent") {
             let wanted = tool.input["intent_id"]
@@ -460,13 +468,16 @@ impl EventTx<'_, '_> {
                 .unwrap_or_default()
                 .to_string();
             let verdict = self.check_selectable(&wanted);
-            base["intent_id"] = json!(wanted);
-            base["decision"] = json!(if verdict.is_ok() { "allow" } else { "deny" });
-            base["class"] = json!("read_only");
+            base.decision = if verdict.is_ok() { "allow" } else { "deny" }.to_string();
+            base.intent_id = Some(wanted);
+            base.class = "read_only".to_string();
             if let Err(reason) = &verdict {
-                base["reason"] = serde_json::to_value(reason)?;
+                base.reason = Some(recorded_reason(reason)?);
             }
-            self.append(kinds::TOOL_PRE, base)?;
+            self.append(&base)?;
+            if let Some(id) = &tool.use_id {
+                handshakes::record(&self.engine.workspace, id, &self.session);
+            }
             return Ok(match verdict {
                 Ok(_) => Reply::default(),
                 Err(reason) => Reply {
@@ -502,27 +513,23 @@ impl EventTx<'_, '_> {
             };
             gate::decide(&input)
         };
-        base["intent_id"] = json!(decision.intent_id);
-        base["decision"] = json!(decision.verdict);
-        base["class"] = json!(decision.class);
-        base["paths"] = json!(decision.paths);
+        base.intent_id = decision.intent_id.clone();
+        base.decision = label(&decision.verdict);
+        base.class = label(&decision.class);
+        base.paths = Some(decision.paths.clone());
         if !decision.enforced {
-            base["enforced"] = json!(false);
+            base.enforced = Some(false);
         }
         if !decision.unknown_effects.is_empty() {
-            base["unknown_effects"] = json!(decision.unknown_effects);
+            base.unknown_effects = Some(decision.unknown_effects.clone());
         }
         if let Action::Shell { command, .. } = &tool.action {
-            base["command"] = json!(lessons::redact(command));
+            base.command = Some(lessons::redact(command));
         }
         if let Some(reason) = &decision.reason {
-            base["reason"] = serde_json::to_value(reason)?;
-            // The refused command is stored too: it passes the redactor like the rest.
-            if let Some(command) = base["reason"]["attempted_command"].as_str() {
-                base["reason"]["attempted_command"] = json!(lessons::redact(command));
-            }
+            base.reason = Some(recorded_reason(reason)?);
         }
-        self.append(kinds::TOOL_PRE, base)?;
+        self.append(&base)?;
         // A refusal the front-end does not enforce runs the command all the same.
         if matches!(&tool.action, Action::Shell { .. })
             && (decision.verdict != Verdict::Deny || !decision.enforced)
@@ -583,10 +590,12 @@ impl EventTx<'_, '_> {
         origin: &str,
     ) -> anyhow::Result<()> {
         let text = lessons::redact(text);
-        self.append(
-            kinds::LESSON,
-            json!({ "intent_id": intent_id, "text": text, "origin": origin }),
-        )?;
+        self.append(&Lesson {
+            intent_id: intent_id.clone(),
+            text: text.clone(),
+            origin: Some(origin.to_string()),
+            extra: Default::default(),
+        })?;
         let date = intent_ledger::line::format_ts(time::OffsetDateTime::now_utc());
         let line = format!(
             "{} {} (session {}): {}",
@@ -617,4 +626,24 @@ fn read_intentignore(workspace: &Workspace) -> Vec<String> {
 
 fn short(session: &str) -> &str {
     session.get(..8).unwrap_or(session)
+}
+
+/// A gate reason as `tool.pre` records it. The refused command is stored too: it
+/// passes the redactor like the rest.
+fn recorded_reason(reason: &GateReason) -> anyhow::Result<RecordedReason> {
+    let mut recorded: RecordedReason = serde_json::from_value(serde_json::to_value(reason)?)?;
+    if let Some(Value::String(command)) = recorded.extra.get_mut("attempted_command") {
+        *command = lessons::redact(command);
+    }
+    Ok(recorded)
+}
+
+/// A value that serializes as a JSON string (an enum's label, a hash's hex), as
+/// that string.
+fn label<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(text)) => text,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
 }

@@ -4,8 +4,10 @@
 use anyhow::Context as _;
 use intent_ledger::gate::changes::{ChangeJudge, ChangeVerdict};
 use intent_ledger::gate::{self, file_sha256, Action};
-use intent_ledger::kinds;
-use serde_json::{json, Value};
+use intent_ledger::payload::{
+    Collision, IntentCleared, ToolPost, Trace, TraceBlock, Vcs, Violation,
+};
+use serde_json::Value;
 
 use super::{ast, context, lessons, texts, trace, vcs, EventTx, Phase, Reply, ToolCall};
 use crate::engine::{FrontEnd, HookEvent, Origin};
@@ -22,14 +24,15 @@ impl EventTx<'_, '_> {
         }
         let model = self.model(event);
         let mut warnings: Vec<String> = Vec::new();
-        let mut post = json!({
-            "front_end": self.origin.name(),
-            "tool": tool.action.tool(),
-            "tool_use_id": tool.use_id,
-            "prompt_id": event.prompt_id,
-            "intent_id": active,
-            "ok": !failed,
-        });
+        let mut post = ToolPost {
+            front_end: Some(self.origin.name().to_string()),
+            tool: Some(tool.action.tool().to_string()),
+            tool_use_id: tool.use_id.clone(),
+            prompt_id: event.prompt_id.clone(),
+            intent_id: active.clone(),
+            ok: !failed,
+            ..ToolPost::default()
+        };
         let cwd = event
             .cwd
             .clone()
@@ -41,7 +44,7 @@ impl EventTx<'_, '_> {
             (self.origin, &tool.action, agent_edit)
         {
             if let Some(violation) = self.observed_violation(paths, &cwd, active.as_deref()) {
-                post["violation"] = violation;
+                post.violation = Some(violation);
             }
         }
         let mut traces = Vec::new();
@@ -51,11 +54,11 @@ impl EventTx<'_, '_> {
                 for raw in paths {
                     if let Ok(rel) = gate::workspace_relative(self.root(), &cwd, raw) {
                         if let Ok(Some(hash)) = file_sha256(&self.root().join(&rel)) {
-                            hashes.insert(rel, json!(hash));
+                            hashes.insert(rel, Value::String(hash));
                         }
                     }
                 }
-                post["file_hashes"] = Value::Object(hashes);
+                post.file_hashes = Some(hashes);
             }
             Action::Write { paths, .. } if !failed => {
                 for raw in paths {
@@ -87,7 +90,7 @@ impl EventTx<'_, '_> {
             }
             _ => {}
         }
-        self.append(kinds::TOOL_POST, post)?;
+        self.append(&post)?;
         let revision = vcs::git_revision(self.root());
         let turn = self.turn_of(event, tool);
         if !traces.is_empty() {
@@ -99,7 +102,6 @@ impl EventTx<'_, '_> {
             _ => Default::default(),
         };
         for (file, before, existed) in &traces {
-            let mut data = file.to_json();
             let declared = tool.declared_mutation_class.as_deref();
             let ast = ast::classify_write(
                 &self.engine.workspace,
@@ -114,38 +116,35 @@ impl EventTx<'_, '_> {
                 },
                 &mut prepared,
             );
-            data["intent_id"] = json!(active);
-            data["tool"] = json!(tool.action.tool());
-            data["tool_use_id"] = json!(tool.use_id);
-            data["prompt_id"] = json!(event.prompt_id);
-            // The turn this write belongs to, as the classifier grouped it: queries
-            // keep one history entry per block and turn, and the turn's verdict
-            // (`turn.verdict`) names it.
-            data["turn"] = json!(turn);
-            data["front_end"] = json!(self.origin.name());
-            data["model"] = json!(model);
-            data["vcs"] = revision
-                .as_ref()
-                .map_or(Value::Null, |r| json!({"type": "git", "revision": r}));
+            let writer = Writer {
+                event,
+                tool,
+                turn: &turn,
+                intent_id: active.as_deref(),
+                model: model.as_deref(),
+                revision: revision.as_deref(),
+            };
+            let mut data = self.attributed(file.to_trace(), &writer);
             let computed = match &ast {
                 Some(ast) => {
-                    data["mutation_class"] = json!(ast.mutation_class);
-                    data["classification"] = ast.classification.clone();
-                    data["blocks"] = ast.blocks.clone();
+                    data.mutation_class = ast.mutation_class.to_string();
+                    data.classification = ast.classification.clone();
+                    let mut blocks = ast.blocks.clone();
                     let salt = tool.use_id.clone().unwrap_or_else(|| turn.clone());
-                    let collisions = self.collisions(&data["blocks"]);
-                    self.assign_block_ids(&mut data["blocks"], &salt);
+                    let collisions = self.collisions(&blocks);
+                    self.assign_block_ids(&mut blocks, &salt);
+                    data.blocks = Some(blocks);
                     if !collisions.is_empty() {
                         warnings.push(collision_warning(&file.path, &collisions));
-                        data["collisions"] = json!(collisions);
+                        data.collisions = Some(collisions);
                     }
                     ast.mutation_class
                 }
                 None => file.mutation_class,
             };
             if let Some(declared) = declared {
-                data["declared_mutation_class"] = json!(declared);
-                data["declared_matches"] = json!(declared == computed);
+                data.declared_mutation_class = Some(declared.to_string());
+                data.declared_matches = Some(declared == computed);
                 let mismatch = ast
                     .as_ref()
                     .and_then(|a| a.declared_mismatch.clone())
@@ -158,17 +157,17 @@ impl EventTx<'_, '_> {
                         })
                     });
                 if let Some(message) = mismatch {
-                    data["declared_mismatch"] = json!(message);
                     let policy = self.policy.as_ref().map_err(String::as_str);
                     if let Some(reason) = gate::declared_class_refusal(&message, policy) {
                         block_reason = Some(reason);
                     }
+                    data.declared_mismatch = Some(message);
                 }
             }
             if let Some(hash) = &file.after_sha256 {
                 texts::store(&self.engine.workspace, self.root(), &file.path, hash);
             }
-            self.append(kinds::TRACE, data)?;
+            self.append(&data)?;
         }
         if failed {
             let error = error_text(tool);
@@ -196,25 +195,18 @@ impl EventTx<'_, '_> {
     /// from): the "shared brain" that tells parallel agents they are about to
     /// conflict. Read from the hook state's block identities, which remember each
     /// block's last writer.
-    fn collisions(&mut self, blocks: &Value) -> Vec<Value> {
+    fn collisions(&mut self, blocks: &[TraceBlock]) -> Vec<Collision> {
         let Some(here) = self.engine.workspace.git().map(|g| g.worktree.clone()) else {
             return Vec::new();
         };
         let mut found = Vec::new();
-        for entry in blocks.as_array().into_iter().flatten() {
+        for entry in blocks {
             // A changed block is looked up where it was; a new one where it lands (two
             // worktrees adding the same function collide too).
-            let side = if entry["before"].is_object() {
-                &entry["before"]
-            } else {
-                &entry["after"]
-            };
-            let (Some(path), Some(key)) = (
-                side["path"].as_str(),
-                side["key"].as_str().or_else(|| side["name"].as_str()),
-            ) else {
+            let Some(side) = entry.before.as_ref().or(entry.after.as_ref()) else {
                 continue;
             };
+            let (path, key) = (side.path.as_str(), side.key_or_name());
             self.state.ensure_blocks(path);
             let Some(known) = self.state.blocks.get(path).and_then(|f| f.get(key)) else {
                 continue;
@@ -222,21 +214,43 @@ impl EventTx<'_, '_> {
             let Some(writer) = &known.writer else {
                 continue;
             };
-            let ours = side["alpha"].as_str().unwrap_or_default();
-            if writer.worktree == here || writer.session == self.session || known.alpha == ours {
+            if writer.worktree == here
+                || writer.session == self.session
+                || known.alpha == side.alpha
+            {
                 continue;
             }
-            found.push(json!({
-                "path": path,
-                "block": key,
-                "session": writer.session,
-                "worktree": writer.worktree,
-                "branch": writer.branch,
-                "seq": writer.seq,
-                "intent_id": writer.intent,
-            }));
+            found.push(Collision {
+                path: path.to_string(),
+                block: key.to_string(),
+                session: writer.session.clone(),
+                worktree: writer.worktree.clone(),
+                branch: writer.branch.clone(),
+                seq: writer.seq,
+                intent_id: writer.intent.clone(),
+                extra: Default::default(),
+            });
         }
         found
+    }
+
+    /// A trace's text-rule facts, with who wrote it, under which intent, in which
+    /// turn and at which revision.
+    pub(super) fn attributed(&self, facts: Trace, writer: &Writer<'_>) -> Trace {
+        Trace {
+            intent_id: writer.intent_id.map(str::to_string),
+            tool: Some(writer.tool.action.tool().to_string()),
+            tool_use_id: writer.tool.use_id.clone(),
+            prompt_id: writer.event.prompt_id.clone(),
+            // The turn this write belongs to, as the classifier grouped it: queries
+            // keep one history entry per block and turn, and the turn's verdict
+            // (`turn.verdict`) names it.
+            turn: Some(writer.turn.to_string()),
+            front_end: Some(self.origin.name().to_string()),
+            model: writer.model.map(str::to_string),
+            vcs: writer.revision.map(Vcs::git),
+            ..facts
+        }
     }
 
     /// The turn a write belongs to: the user prompt it answers; front-ends whose tool
@@ -276,7 +290,7 @@ impl EventTx<'_, '_> {
         paths: &[String],
         cwd: &std::path::Path,
         active: Option<&str>,
-    ) -> Option<Value> {
+    ) -> Option<Violation> {
         let ignore = super::read_intentignore(&self.engine.workspace);
         let judge = ChangeJudge::new(active, self.specs.as_ref().map_err(String::as_str), &ignore);
         let judged: Vec<(String, ChangeVerdict)> = paths
@@ -312,12 +326,14 @@ impl EventTx<'_, '_> {
             (_, Some(id)) => format!("edited outside {id}'s owned_scope"),
             (_, None) => "edited outside the intent's owned_scope".to_string(),
         };
-        Some(json!({
-            "type": worst.reason_type(),
-            "intent_id": active,
-            "paths": listed,
-            "message": message,
-        }))
+        Some(Violation {
+            kind: worst.reason_type().unwrap_or_default().to_string(),
+            intent_id: active.map(str::to_string),
+            paths: listed.into_iter().map(str::to_string).collect(),
+            count: None,
+            message,
+            extra: Default::default(),
+        })
     }
 
     pub(super) fn post_handshake(
@@ -326,15 +342,13 @@ impl EventTx<'_, '_> {
         tool: &ToolCall,
         failed: bool,
     ) -> anyhow::Result<Reply> {
-        self.append(
-            kinds::TOOL_POST,
-            json!({
-                "front_end": self.origin.name(),
-                "tool": tool.action.tool(),
-                "tool_use_id": tool.use_id,
-                "ok": !failed,
-            }),
-        )?;
+        self.append(&ToolPost {
+            front_end: Some(self.origin.name().to_string()),
+            tool: Some(tool.action.tool().to_string()),
+            tool_use_id: tool.use_id.clone(),
+            ok: !failed,
+            ..ToolPost::default()
+        })?;
         if failed {
             return Ok(Reply::default());
         }
@@ -360,10 +374,11 @@ impl EventTx<'_, '_> {
             }
             "clear_active_intent" => {
                 if let Some(previous) = self.active() {
-                    self.append(
-                        kinds::INTENT_CLEARED,
-                        json!({ "intent_id": previous, "via": "mcp" }),
-                    )?;
+                    self.append(&IntentCleared {
+                        intent_id: Some(previous),
+                        via: "mcp".to_string(),
+                        extra: Default::default(),
+                    })?;
                 }
                 Ok(Reply::default())
             }
@@ -409,50 +424,40 @@ impl EventTx<'_, '_> {
 
     /// Gives each traced block its identity: the one its before side had, else a new
     /// one (the first trace that sees a block names it).
-    pub(super) fn assign_block_ids(&mut self, blocks: &mut Value, salt: &str) {
-        let Some(entries) = blocks.as_array_mut() else {
-            return;
-        };
-        for (index, entry) in entries.iter_mut().enumerate() {
+    pub(super) fn assign_block_ids(&mut self, blocks: &mut [TraceBlock], salt: &str) {
+        for (index, entry) in blocks.iter_mut().enumerate() {
             // The key (name, `#n` for the n-th block of that name) is unique in
             // a file; traces written before keys existed carry the name only.
-            let before = (
-                entry["before"]["path"].as_str(),
-                entry["before"]["key"]
-                    .as_str()
-                    .or_else(|| entry["before"]["name"].as_str()),
-            );
-            let known = match before {
-                (Some(path), Some(name)) => {
-                    self.state.ensure_blocks(path);
-                    self.state
-                        .blocks
-                        .get(path)
-                        .and_then(|f| f.get(name))
-                        .map(|b| b.id.clone())
-                }
-                _ => None,
-            };
+            let known = entry.before.as_ref().and_then(|before| {
+                self.state.ensure_blocks(&before.path);
+                self.state
+                    .blocks
+                    .get(&before.path)
+                    .and_then(|f| f.get(before.key_or_name()))
+                    .map(|b| b.id.clone())
+            });
             let id = known.unwrap_or_else(|| {
+                // The seed spells the after side's path and key as JSON (`null`
+                // when absent), as it always has: ids stay what they were.
+                let json = |text: Option<&str>| serde_json::to_string(&text).unwrap_or_default();
+                let after = entry.after.as_ref();
                 let seed = format!(
                     "{salt}\n{index}\n{}\n{}",
-                    entry["after"]["path"], entry["after"]["key"]
+                    json(after.map(|a| a.path.as_str())),
+                    json(after.and_then(|a| a.key.as_deref()))
                 );
                 blake3::hash(seed.as_bytes()).to_hex()[..32].to_string()
             });
-            entry["id"] = json!(id);
+            entry.id = Some(id);
             // Splits and merges: the identities of the blocks the code came from.
-            if let Some(origins) = entry["origins"].as_array_mut() {
-                for origin in origins {
-                    let (Some(path), Some(key)) = (origin["path"].as_str(), origin["key"].as_str())
-                    else {
-                        continue;
-                    };
-                    self.state.ensure_blocks(path);
-                    let known = self.state.blocks.get(path).and_then(|f| f.get(key));
-                    if let Some(block) = known {
-                        origin["id"] = json!(block.id);
-                    }
+            for origin in entry.origins.iter_mut().flatten() {
+                let Some(key) = &origin.key else {
+                    continue;
+                };
+                self.state.ensure_blocks(&origin.path);
+                let known = self.state.blocks.get(&origin.path).and_then(|f| f.get(key));
+                if let Some(block) = known {
+                    origin.id = Some(block.id.clone());
                 }
             }
         }
@@ -478,6 +483,16 @@ impl EventTx<'_, '_> {
 }
 
 /// Why a tool failed, as its front-end said it (empty when it did not say).
+/// Who wrote a traced file, and where: the same for every file of one tool call.
+pub(super) struct Writer<'a> {
+    pub event: &'a HookEvent,
+    pub tool: &'a ToolCall,
+    pub turn: &'a str,
+    pub intent_id: Option<&'a str>,
+    pub model: Option<&'a str>,
+    pub revision: Option<&'a str>,
+}
+
 pub(super) fn error_text(tool: &ToolCall) -> String {
     tool.response
         .as_ref()
@@ -489,18 +504,18 @@ pub(super) fn error_text(tool: &ToolCall) -> String {
 pub(super) const SHOWN_PATHS: usize = 5;
 
 /// What the writing agent is told about its collisions.
-fn collision_warning(path: &str, collisions: &[Value]) -> String {
+fn collision_warning(path: &str, collisions: &[Collision]) -> String {
     let each: Vec<String> = collisions
         .iter()
         .map(|c| {
             format!(
                 "`{}` was changed differently by session {} in worktree {} (branch {}, seq {}, {})",
-                c["block"].as_str().unwrap_or("?"),
-                c["session"].as_str().unwrap_or("?"),
-                c["worktree"].as_str().unwrap_or("?"),
-                c["branch"].as_str().unwrap_or("detached"),
-                c["seq"],
-                c["intent_id"].as_str().unwrap_or("no intent"),
+                c.block,
+                c.session,
+                c.worktree,
+                c.branch.as_deref().unwrap_or("detached"),
+                c.seq,
+                c.intent_id.as_deref().unwrap_or("no intent"),
             )
         })
         .collect();

@@ -2,10 +2,10 @@
 //! [`super::shell`]), judged path by path with the gate's rules, traced, and told.
 
 use intent_ledger::gate::changes::{ChangeJudge, ChangeVerdict};
-use intent_ledger::kinds;
+use intent_ledger::payload::{Payload, ToolPost, Violation};
 use serde_json::{json, Value};
 
-use super::post::{error_text, SHOWN_PATHS};
+use super::post::{error_text, Writer, SHOWN_PATHS};
 use super::{ast, context, shell, vcs, EventTx, Reply, ToolCall};
 use crate::engine::HookEvent;
 
@@ -24,7 +24,7 @@ impl EventTx<'_, '_> {
         &mut self,
         event: &HookEvent,
         tool: &ToolCall,
-        mut post: Value,
+        mut post: ToolPost,
         failed: bool,
         active: Option<String>,
         model: Option<String>,
@@ -32,8 +32,8 @@ impl EventTx<'_, '_> {
         let Some(mut changes) = self.shell.changes.take() else {
             // No baseline: the gate found the command read-only, or PreToolUse did
             // not run for it.
-            post["changes_detected"] = json!(false);
-            self.append(kinds::TOOL_POST, post)?;
+            post.changes_detected = Some(false);
+            self.append(&post)?;
             self.shell_failure_lesson(tool, failed, active)?;
             return Ok(Reply::default());
         };
@@ -57,16 +57,16 @@ impl EventTx<'_, '_> {
         });
         let verdicts = self.shell_verdicts(&changes.files, active.as_deref());
         let violations = shell_violations(&changes, &verdicts, active.as_deref());
-        post["changes"] = changes.summary();
+        post.changes = Some(changes.summary());
         if let Some(first) = violations.first() {
-            post["violation"] = first.clone();
+            post.violation = Some(first.clone());
             // Told in this hook's reply (below), so not queued for the next.
-            post["violation_told"] = json!(true);
+            post.violation_told = Some(true);
         }
         if violations.len() > 1 {
-            post["violations"] = json!(violations);
+            post.violations = Some(violations.clone());
         }
-        self.append(kinds::TOOL_POST, post)?;
+        self.append(&post)?;
 
         let traced: Vec<usize> = (0..changes.files.len())
             .filter(|&i| changes.files[i].trace.is_some())
@@ -91,7 +91,7 @@ impl EventTx<'_, '_> {
             .map(|v| told_violation(tool.action.tool(), v))
             .collect();
         self.lesson(&told.join(" "), active.clone(), "shell")?;
-        let next = if violations.iter().any(|v| v["type"] == "policy_block") {
+        let next = if violations.iter().any(|v| v.kind == "policy_block") {
             "Undo the changes to protected files now: agents may not change Intent Ledger's data, git's configuration or hooks, or a front-end's hook settings; ask the human instead."
         } else if active.is_none() {
             "Select the intent the work belongs to (select_active_intent) before running commands that change files, and undo what falls outside it."
@@ -171,55 +171,50 @@ impl EventTx<'_, '_> {
             .collect();
         let revision = vcs::git_revision(self.root());
         let salt = tool.use_id.clone().unwrap_or_else(|| turn.clone());
+        let writer = Writer {
+            event,
+            tool,
+            turn: &turn,
+            intent_id: active,
+            model: model.as_deref(),
+            revision: revision.as_deref(),
+        };
         let mut events = Vec::with_capacity(traced.len());
         for &i in traced {
             let file = &changes.files[i];
             let Some(trace) = &file.trace else { continue };
-            let mut data = trace.to_json();
-            data["intent_id"] = json!(active);
-            data["tool"] = json!(tool.action.tool());
-            data["tool_use_id"] = json!(tool.use_id);
-            data["prompt_id"] = json!(event.prompt_id);
-            data["turn"] = json!(turn);
-            data["front_end"] = json!(self.origin.name());
-            data["model"] = json!(model);
-            data["vcs"] = revision
-                .as_ref()
-                .map_or(Value::Null, |r| json!({"type": "git", "revision": r}));
+            let mut data = self.attributed(trace.to_trace(), &writer);
             match by_file.remove(&i) {
                 Some(ast) => {
-                    data["mutation_class"] = json!(ast.mutation_class);
-                    data["classification"] = ast.classification;
-                    data["blocks"] = ast.blocks;
-                    self.assign_block_ids(&mut data["blocks"], &salt);
+                    data.mutation_class = ast.mutation_class.to_string();
+                    data.classification = ast.classification;
+                    let mut blocks = ast.blocks;
+                    self.assign_block_ids(&mut blocks, &salt);
+                    data.blocks = Some(blocks);
                 }
                 // Said, so that a text-rule verdict on code is not taken for an
                 // AST one.
-                None if file.ast => data["classification"]["ast_skipped"] = json!("turn-cap"),
-                None => {
-                    if let Some(why) = file.ast_skipped {
-                        data["classification"]["ast_skipped"] = json!(why);
-                    }
-                }
+                None if file.ast => data.classification.ast_skipped = Some("turn-cap".into()),
+                None => data.classification.ast_skipped = file.ast_skipped.map(str::to_string),
             }
             match verdicts[i] {
                 ShellVerdict::Fine => {}
-                verdict => data["violation"] = json!(verdict.reason_type()),
+                verdict => data.violation = verdict.reason_type().map(str::to_string),
             }
             events.push(data);
         }
-        self.append_all(kinds::TRACE, events)
+        self.append_all(events)
     }
 
     /// Appends events of one kind as one group commit.
-    fn append_all(&mut self, kind: &str, items: Vec<Value>) -> anyhow::Result<()> {
+    fn append_all<P: Payload>(&mut self, items: Vec<P>) -> anyhow::Result<()> {
         if items.is_empty() {
             return Ok(());
         }
         let events = items
-            .into_iter()
-            .map(|data| {
-                let event = intent_ledger::NewEvent::new(kind, self.source.clone(), data);
+            .iter()
+            .map(|payload| {
+                let event = intent_ledger::NewEvent::from_payload(self.source.clone(), payload);
                 if self.session.is_empty() {
                     event
                 } else {
@@ -257,7 +252,7 @@ fn shell_violations(
     changes: &shell::Changes,
     verdicts: &[ShellVerdict],
     active: Option<&str>,
-) -> Vec<Value> {
+) -> Vec<Violation> {
     let mut out = Vec::new();
     if !changes.protected.is_empty() {
         let paths: Vec<&str> = changes.protected.iter().map(|p| p.path.as_str()).collect();
@@ -274,13 +269,15 @@ fn shell_violations(
                 })
             })
             .collect();
-        let mut violation = violation_json(
+        let mut violation = listed_violation(
             "policy_block",
             active,
             &paths,
             "changed protected files".into(),
         );
-        violation["files"] = json!(files);
+        violation
+            .extra
+            .insert("files".to_string(), Value::Array(files));
         out.push(violation);
     }
     let with = |wanted: ShellVerdict| -> Vec<&str> {
@@ -294,7 +291,7 @@ fn shell_violations(
     };
     let no_intent = with(ShellVerdict::NoIntent);
     if !no_intent.is_empty() {
-        out.push(violation_json(
+        out.push(listed_violation(
             "no_active_intent",
             None,
             &no_intent,
@@ -303,7 +300,7 @@ fn shell_violations(
     }
     let outside = with(ShellVerdict::OutOfScope);
     if let (false, Some(id)) = (outside.is_empty(), active) {
-        out.push(violation_json(
+        out.push(listed_violation(
             "scope_violation",
             active,
             &outside,
@@ -313,36 +310,46 @@ fn shell_violations(
     out
 }
 
-/// A violation as a `tool.post` event stores it (Cursor's edits record the same
-/// shape): at most [`LISTED_PATHS`] paths, and how many there were.
-fn violation_json(kind: &str, intent_id: Option<&str>, paths: &[&str], message: String) -> Value {
-    json!({
-        "type": kind,
-        "intent_id": intent_id,
-        "paths": paths.iter().take(LISTED_PATHS).collect::<Vec<_>>(),
-        "count": paths.len(),
-        "message": message,
-    })
+/// A violation as a `tool.post` event stores it: at most [`LISTED_PATHS`] paths,
+/// and how many there were.
+fn listed_violation(
+    kind: &str,
+    intent_id: Option<&str>,
+    paths: &[&str],
+    message: String,
+) -> Violation {
+    Violation {
+        kind: kind.to_string(),
+        intent_id: intent_id.map(str::to_string),
+        paths: paths
+            .iter()
+            .take(LISTED_PATHS)
+            .map(|p| p.to_string())
+            .collect(),
+        count: Some(paths.len() as u64),
+        message,
+        extra: Default::default(),
+    }
 }
 
 /// One sentence for the agent (and the lesson) about one violation.
-fn told_violation(tool: &str, violation: &Value) -> String {
-    let paths: Vec<String> = violation["paths"]
-        .as_array()
-        .into_iter()
-        .flatten()
+fn told_violation(tool: &str, violation: &Violation) -> String {
+    let paths: Vec<String> = violation
+        .paths
+        .iter()
         .take(SHOWN_PATHS)
-        .filter_map(|p| p.as_str().map(|p| format!("`{p}`")))
+        .map(|p| format!("`{p}`"))
         .collect();
-    let count = violation["count"].as_u64().unwrap_or(paths.len() as u64) as usize;
+    let count = violation.count.map_or(paths.len(), |c| c as usize);
     let more = if count > paths.len() {
         format!(" and {} more", count - paths.len())
     } else {
         String::new()
     };
-    format!(
-        "{tool} {}: {}{more}.",
-        violation["message"].as_str().unwrap_or("changed files"),
-        paths.join(", ")
-    )
+    let message = if violation.message.is_empty() {
+        "changed files"
+    } else {
+        &violation.message
+    };
+    format!("{tool} {message}: {}{more}.", paths.join(", "))
 }

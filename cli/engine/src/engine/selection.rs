@@ -1,8 +1,7 @@
 //! Selecting an intent: validation against the specs and the policy, and the record.
 
 use intent_ledger::gate::{self, GateReason, Policy, ReasonKind};
-use intent_ledger::kinds;
-use serde_json::json;
+use intent_ledger::payload::IntentSelected;
 
 use super::{context, lessons, EventTx};
 
@@ -90,15 +89,13 @@ impl EventTx<'_, '_> {
             Err(reason) => return Ok(Err(reason)),
         };
         let previous = self.active();
-        self.append(
-            kinds::INTENT_SELECTED,
-            json!({
-                "intent_id": intent_id,
-                "via": via,
-                "previous": previous,
-                "reasoning": reasoning.map(lessons::redact),
-            }),
-        )?;
+        self.append(&IntentSelected {
+            intent_id: intent_id.to_string(),
+            via: via.to_string(),
+            previous,
+            reasoning: reasoning.map(lessons::redact),
+            extra: Default::default(),
+        })?;
         self.state.ensure_digest(intent_id);
         let specs = self.specs.as_ref().expect("checked by check_selectable");
         Ok(Ok(context::intent_context(

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use intent_ledger::gate::bytes_sha256;
+use intent_ledger::payload::IntentSpec;
 use intent_ledger::spec::{validate, IntentsFile, SpecDocument};
 use intent_ledger::state::HookState;
-use intent_ledger::{kinds, NewEvent, Transaction, Workspace};
-use serde_json::json;
+use intent_ledger::{NewEvent, Transaction, Workspace};
 
 /// Loads the specs: `Ok` when usable for gating, `Err(why)` when missing or invalid
 /// (the gate then fails closed for destructive actions).
@@ -62,16 +62,7 @@ pub fn load(
         }
     };
     if state.spec.as_ref().map(|(h, _)| h.as_str()) != Some(hash.as_str()) {
-        tx.append(vec![NewEvent::new(
-            kinds::INTENT_SPEC,
-            source,
-            json!({
-                "path": ".orchestration/active_intents.yaml",
-                "content_hash": hash,
-                "intents": doc.file.active_intents.len(),
-                "spec": doc.to_json(),
-            }),
-        )])?;
+        tx.append(vec![NewEvent::from_payload(source, &IntentSpec::of(&doc))])?;
         state.catch_up(tx.path(), tx.end())?;
     }
     Ok(Ok(doc))

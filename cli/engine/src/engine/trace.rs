@@ -5,8 +5,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use intent_ledger::gate::bytes_sha256;
+use intent_ledger::payload::{Classification, Trace, TraceRange};
 use serde::Serialize;
-use serde_json::{json, Value};
 use similar::{DiffTag, TextDiff};
 
 /// Files larger than this are hashed but not diffed.
@@ -41,16 +41,31 @@ pub struct FileTrace {
 }
 
 impl FileTrace {
-    /// Returns the JSON fields a `trace` event carries for this file.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "path": self.path,
-            "before_sha256": self.before_sha256,
-            "after_sha256": self.after_sha256,
-            "ranges": self.ranges,
-            "mutation_class": self.mutation_class,
-            "classification": {"method": "text", "rule": self.rule},
-        })
+    /// Returns the `trace` payload for this file, classified by its text rule (the
+    /// caller fills in who wrote it, and the AST analysis when there is one).
+    pub fn to_trace(&self) -> Trace {
+        Trace {
+            path: self.path.clone(),
+            before_sha256: self.before_sha256.clone(),
+            after_sha256: self.after_sha256.clone(),
+            ranges: self
+                .ranges
+                .iter()
+                .map(|r| TraceRange {
+                    start_line: r.start_line as u32,
+                    end_line: r.end_line as u32,
+                    content_hash: Some(r.content_hash.clone()),
+                    extra: Default::default(),
+                })
+                .collect(),
+            mutation_class: self.mutation_class.to_string(),
+            classification: Classification {
+                method: "text".to_string(),
+                rule: Some(self.rule.to_string()),
+                ..Classification::default()
+            },
+            ..Trace::default()
+        }
     }
 }
 

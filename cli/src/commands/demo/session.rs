@@ -1,6 +1,7 @@
 //! The demo's Claude-Code-shaped session: real `intent hook claude-code` processes
 //! fed the payloads Claude Code sends, with their replies shown.
 
+use intent_ledger::payload::Trace;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -297,31 +298,20 @@ fn write_in_turn(
     let trace = intent_ledger::ReverseLineReader::open(&ledger)?
         .filter_map(Result::ok)
         .filter_map(|line| line.parse(&ledger).ok())
-        .find(|e| e.kind == "trace")
+        .find_map(|e| e.payload::<Trace>())
         .context("no trace recorded")?;
-    let blocks: Vec<String> = trace.data["blocks"]
-        .as_array()
-        .map(|bs| {
-            bs.iter()
-                .map(|b| {
-                    let name = b["after"]["name"]
-                        .as_str()
-                        .or(b["before"]["name"].as_str())
-                        .unwrap_or("?");
-                    format!("{} {name}", b["event"].as_str().unwrap_or("?"))
-                })
-                .collect()
+    let blocks: Vec<String> = trace
+        .blocks()
+        .iter()
+        .map(|b| {
+            let name = b.current().map_or("?", |side| side.name.as_str());
+            format!("{} {name}", b.event)
         })
-        .unwrap_or_default();
+        .collect();
     say(&format!(
         "  trace {rel}: {} — {} [{}]",
-        trace.data["mutation_class"].as_str().unwrap_or("?"),
-        clip(
-            trace.data["classification"]["reason"]
-                .as_str()
-                .unwrap_or(""),
-            90
-        ),
+        trace.mutation_class,
+        clip(trace.classification.reason.as_deref().unwrap_or(""), 90),
         blocks.join(", ")
     ));
     Ok(())

@@ -6,6 +6,7 @@
 //! shared file makes the Builder's stale copy a refused overwrite; and the lessons
 //! both left are shared in `.orchestration/CLAUDE.md`.
 
+use intent_ledger::payload::Trace;
 use std::path::Path;
 
 use serde_json::{json, Value};
@@ -238,21 +239,21 @@ pub fn tour(bin: &Path, base: &Path) -> anyhow::Result<()> {
         },
     )?;
     let ledger = intent_ledger::Workspace::at(&root).ledger_path();
-    let traces: Vec<intent_ledger::Event> = intent_ledger::read_events(&ledger)?
+    let traces: Vec<(intent_ledger::Event, Trace)> = intent_ledger::read_events(&ledger)?
         .filter_map(Result::ok)
-        .filter(|e| e.kind == "trace")
+        .filter_map(|e| Some((e.payload::<Trace>()?, e)))
+        .map(|(trace, e)| (e, trace))
         .collect();
-    for t in &traces {
+    for (event, trace) in &traces {
+        let after = trace.after_sha256.as_deref();
         say(&format!(
             "trace #{} {} {} {} {} after {}",
-            t.seq,
-            t.session.as_deref().unwrap_or("?"),
-            t.intent_id().unwrap_or("-"),
-            t.data["path"].as_str().unwrap_or("?"),
-            t.data["mutation_class"].as_str().unwrap_or("?"),
-            t.data["after_sha256"]
-                .as_str()
-                .map_or("?", |h| &h[..h.len().min(19)]),
+            event.seq,
+            event.session.as_deref().unwrap_or("?"),
+            trace.intent_id.as_deref().unwrap_or("-"),
+            trace.path,
+            trace.mutation_class,
+            after.map_or("?", |h| &h[..h.len().min(19)]),
         ));
     }
     let lessons =

@@ -421,9 +421,9 @@ pub fn analyse(workspace: &Workspace, root: &Path, use_id: &str) -> Option<Chang
 
 impl Changes {
     /// What the `tool.post` event says of the changes: counts, caps, costs.
-    pub fn summary(&self) -> Value {
+    pub fn summary(&self) -> serde_json::Map<String, Value> {
         let count = |f: &dyn Fn(&ChangedFile) -> bool| self.files.iter().filter(|c| f(c)).count();
-        let mut out = json!({
+        let Value::Object(mut out) = json!({
             "files": self.files.len(),
             "created": count(&|f| f.difference == Difference::Created),
             "modified": count(&|f| f.difference == Difference::Modified),
@@ -432,8 +432,10 @@ impl Changes {
             "traced": count(&|f| f.trace.is_some()),
             "untraced": count(&|f| f.trace.is_none()),
             "ast_files": count(&|f| f.ast),
-        });
-        if let (Some(out), Some(stats)) = (out.as_object_mut(), self.stats.as_object()) {
+        }) else {
+            unreachable!("a JSON object literal")
+        };
+        if let Some(stats) = self.stats.as_object() {
             out.extend(stats.clone());
         }
         out
