@@ -354,7 +354,7 @@ fn main() {
         "problems": hooks.problems.iter().map(|p| json!({"commit": p.commit, "intent_id": intent_id(p.commit.saturating_sub(1)),
             "event": p.event, "path": p.path, "kind": p.kind, "detail": p.detail})).collect::<Vec<_>>(),
         "tree_check": tree,
-        "ledger": ledger_stats(&ws.root),
+        "ledger": ledger_stats(&ws.root, &hooks.posts),
         "population": {"files": files.len(), "lines": pop.total, "inside": pop.inside.len(), "outside": pop.outside,
             "outside_share": pop.outside as f64 / pop.total.max(1) as f64},
         "metrics": metrics,

@@ -282,9 +282,21 @@ pub fn print_summary(r: &Value) {
         r["total_wall_s"].as_f64().unwrap_or(0.0),
     );
     println!(
-        "ledger: {} events, {} traces, classes {}",
-        r["ledger"]["events"], r["ledger"]["traces"], r["ledger"]["mutation_classes"]
+        "ledger: {} events, {} traces, {} bytes, classes {}",
+        r["ledger"]["events"],
+        r["ledger"]["traces"],
+        r["ledger"]["bytes"],
+        r["ledger"]["mutation_classes"]
     );
+    if let Some(buckets) = r["ledger"]["trace_bytes"].as_object() {
+        println!("bytes per Write trace, by written file size: bucket n mean p50 max");
+        for (bucket, b) in buckets {
+            println!(
+                "  {bucket:<16} {:>5} {:>8} {:>8} {:>8}",
+                b["n"], b["mean"], b["p50"], b["max"]
+            );
+        }
+    }
     let problems = r["problems"].as_array().map_or(0, Vec::len);
     println!(
         "hook problems (denials, blocks, errors): {problems} {}",

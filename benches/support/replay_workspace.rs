@@ -183,15 +183,19 @@ pub fn check_tree(source: &mut Source, ws: &AgentWorkspace, last: &str) -> Value
     json!({"files": want.len(), "mismatches": mismatches})
 }
 
-/// Event kinds, trace classes and block lineage events of the ledger.
-pub fn ledger_stats(root: &Path) -> Value {
-    let text =
-        std::fs::read_to_string(root.join(".orchestration/agent_trace.jsonl")).unwrap_or_default();
+/// Event kinds, trace classes and block lineage events of the ledger, and the bytes
+/// each write's trace takes, by the written file's size (`posts`, in write order:
+/// the traces of the Writes come in the same order).
+pub fn ledger_stats(root: &Path, posts: &[crate::replay_hooks::PostRun]) -> Value {
+    let ledger = intent_ledger::Workspace::at(root).ledger_path();
+    let text = std::fs::read_to_string(ledger).unwrap_or_default();
     let (mut kinds, mut classes, mut block_events) = (
         BTreeMap::<String, usize>::new(),
         BTreeMap::<String, usize>::new(),
         BTreeMap::<String, usize>::new(),
     );
+    let mut trace_bytes: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let mut next_post = 0;
     let mut events = 0;
     for line in text.lines() {
         let Ok(e) = serde_json::from_str::<Value>(line) else {
@@ -200,6 +204,22 @@ pub fn ledger_stats(root: &Path) -> Value {
         events += 1;
         let kind = e["kind"].as_str().unwrap_or("?").to_string();
         if kind == "trace" {
+            let path = e["data"]["path"].as_str().unwrap_or("?");
+            if let Some(at) = posts[next_post.min(posts.len())..]
+                .iter()
+                .position(|p| p.path == path)
+            {
+                let post = &posts[next_post + at];
+                next_post += at + 1;
+                let bucket = match post.lines {
+                    0..=199 => "<200 lines",
+                    200..=499 => "200-499 lines",
+                    500..=999 => "500-999 lines",
+                    _ => ">=1000 lines",
+                };
+                trace_bytes.entry(bucket).or_default().push(line.len());
+                trace_bytes.entry("all").or_default().push(line.len());
+            }
             let class = e["data"]["mutation_class"]
                 .as_str()
                 .unwrap_or("?")
@@ -217,6 +237,20 @@ pub fn ledger_stats(root: &Path) -> Value {
         }
         *kinds.entry(kind).or_default() += 1;
     }
+    let per_trace: BTreeMap<&str, Value> = trace_bytes
+        .into_iter()
+        .map(|(bucket, mut sizes)| {
+            sizes.sort_unstable();
+            let mean = sizes.iter().sum::<usize>() as f64 / sizes.len().max(1) as f64;
+            let p50 = sizes[sizes.len() / 2];
+            let max = sizes.last().copied().unwrap_or(0);
+            (
+                bucket,
+                json!({"n": sizes.len(), "mean": mean.round(), "p50": p50, "max": max}),
+            )
+        })
+        .collect();
     json!({"events": events, "traces": kinds.get("trace").copied().unwrap_or(0), "kinds": kinds,
-        "mutation_classes": classes, "block_events": block_events, "bytes": text.len()})
+        "mutation_classes": classes, "block_events": block_events, "bytes": text.len(),
+        "trace_bytes": per_trace})
 }

@@ -94,3 +94,69 @@ fn a_cache_from_another_ledger_is_rebuilt_and_deleting_it_loses_nothing() {
         .unwrap();
     assert_eq!(third, second);
 }
+
+/// A PreToolUse appends only a `tool.pre`, which the state does not use: the cache
+/// is not rewritten for it (until its stamp lags by 256 KiB), and the next load
+/// skims the lines it skipped to the same state a rebuild gives.
+#[test]
+fn events_the_state_does_not_use_leave_the_cache_file_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.jsonl");
+    let cache = StateCache::new(&dir.path().join(".cache"));
+    let state_file = dir.path().join(".cache/state.json");
+    let mut ledger = fast_ledger(&path);
+    let hook = |ledger: &mut Ledger| {
+        ledger
+            .transaction(|tx| -> intent_ledger::Result<u64> {
+                let state = cache.load(tx)?;
+                cache.save(&state)?;
+                Ok(state.stamp.seq)
+            })
+            .unwrap()
+    };
+    ledger.append_batch(session_events(0)).unwrap();
+    hook(&mut ledger);
+    let saved = std::fs::read(&state_file).unwrap();
+    let pre = |i: usize| {
+        NewEvent::new(
+            "tool.pre",
+            "t",
+            json!({"tool": "write", "decision": "allow", "class": "destructive", "paths": [format!("src/p{i}.ts")]}),
+        )
+        .with_session("s0")
+    };
+    for i in 0..50 {
+        ledger.append(pre(i)).unwrap();
+        let seq = hook(&mut ledger);
+        assert_eq!(
+            seq,
+            ledger.last_seq().unwrap(),
+            "the state caught up to the tail"
+        );
+    }
+    assert_eq!(
+        std::fs::read(&state_file).unwrap(),
+        saved,
+        "50 tool.pre events rewrote state.json"
+    );
+    // A used kind changes the state: saved at once.
+    ledger.append_batch(session_events(1)).unwrap();
+    hook(&mut ledger);
+    let after_change = std::fs::read(&state_file).unwrap();
+    assert_ne!(after_change, saved);
+    // Past 256 KiB of lag the stamp is written even though nothing changed.
+    let mut appended = 0;
+    while appended < 300 * 1024 {
+        let batch: Vec<NewEvent> = (0..100).map(pre).collect();
+        ledger.append_batch(batch).unwrap();
+        appended += 100 * 150;
+    }
+    hook(&mut ledger);
+    assert_ne!(std::fs::read(&state_file).unwrap(), after_change);
+    let end = std::fs::metadata(&path).unwrap().len();
+    let rebuilt = HookState::rebuild(&path, end).unwrap();
+    let cached = ledger
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load_full(tx) })
+        .unwrap();
+    assert_eq!(cached, rebuilt);
+}

@@ -575,3 +575,41 @@ fn init_agent_never_writes_a_build_path() {
         "{settings}"
     );
 }
+
+/// `INTENT_HOOK_TIMINGS=1` says where a hook's time went, on stderr, without
+/// changing its reply; without it, stderr stays empty.
+#[test]
+fn hook_timings_are_printed_on_request_only() {
+    let ws = workspace();
+    let root = ws.root().display().to_string();
+    let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": root,
+        "tool_name": "Read", "tool_input": {"file_path": format!("{root}/README.md")}});
+    let bytes = payload.to_string();
+    let quiet = ws.run(&["hook", "claude-code"], Some(bytes.as_bytes()));
+    assert!(quiet.stderr.is_empty(), "{}", stderr(&quiet));
+    let mut timed = ws.command(&["hook", "claude-code"]);
+    timed.env("INTENT_HOOK_TIMINGS", "1");
+    let mut child = timed.spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), bytes.as_bytes()).unwrap();
+    let timed = child.wait_with_output().unwrap();
+    assert_eq!(timed.stdout, quiet.stdout, "the reply is the same");
+    let line = stderr(&timed);
+    let report: Value =
+        serde_json::from_str(line.trim().trim_start_matches("intent hook: ")).unwrap();
+    let labels: Vec<&str> = report["timings_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|span| span[0].as_str().unwrap())
+        .collect();
+    for phase in [
+        "read payload",
+        "lock",
+        "load state",
+        "specs",
+        "work",
+        "commit",
+    ] {
+        assert!(labels.contains(&phase), "{phase} missing from {labels:?}");
+    }
+}

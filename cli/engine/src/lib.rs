@@ -18,6 +18,7 @@ pub mod adapters;
 pub mod engine;
 mod error;
 pub mod respond;
+pub mod timings;
 
 pub use engine::{Engine, FrontEnd, HookEvent, Origin, Phase, Reply};
 pub use error::HookError;

@@ -85,6 +85,7 @@ pub fn answer(
             .entry(adapters::copilot::EVENT_FIELD)
             .or_insert_with(|| Value::String(event.to_string()));
     }
+    crate::timings::mark("read payload");
     let adapter = adapters::adapter(call.front_end.unwrap_or_else(|| adapters::detect(&payload)));
     let name = adapter.event_name(&payload);
     let event = match adapter.parse(&payload).map_err(HookError::Payload) {
@@ -119,6 +120,7 @@ pub fn answer(
     // Agent-supplied text reaches parsers and walkers: a panic must still answer.
     let outcome = catch_unwind(AssertUnwindSafe(|| engine.handle(&event)))
         .unwrap_or_else(|panic| Err(HookError::Panic(panic_message(panic.as_ref()))));
+    crate::timings::mark("commit");
     let (reply, ok) = match outcome {
         Ok(reply) => (adapter.render(&name, &reply), true),
         Err(err @ HookError::Tampered(_)) => {

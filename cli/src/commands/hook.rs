@@ -30,6 +30,7 @@ pub struct HookArgs {
 /// Reads the payload, runs the engine, prints the reply. Always exits 0 with a reply
 /// the front-end understands, except when even that is impossible (exit 2 blocks).
 pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
+    intent_engine::timings::mark("start");
     let call = respond::Call {
         front_end: args.front_end,
         event: args.event.as_deref(),
@@ -65,6 +66,9 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", answer.reply)?;
     out.flush()?;
+    if let Some(timings) = intent_engine::timings::report() {
+        eprintln!("intent hook: {timings}");
+    }
     Ok(exit::OK)
 }
 

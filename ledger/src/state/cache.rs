@@ -43,6 +43,7 @@ impl StateCache {
             Some(mut state) => {
                 state.shards = Some(Shards {
                     dir: self.dir().to_path_buf(),
+                    saved_end: state.stamp.end,
                     ..Shards::default()
                 });
                 state.catch_up(tx.path(), tx.end())?;
@@ -89,7 +90,15 @@ impl StateCache {
     /// Shards are written first (only the changed ones, or all after a rebuild) and
     /// the core last, so a crash in between leaves an older core whose stamp makes
     /// the next load catch up over the same events again, which is idempotent.
+    ///
+    /// A state that no event changed since it was loaded is not written at all
+    /// while its stamp lags by less than 256 KiB (see `Shards::nothing_to_save`).
     pub fn save(&self, state: &HookState) -> Result<()> {
+        if let Some(shards) = &state.shards {
+            if shards.nothing_to_save(state.stamp.end) {
+                return Ok(());
+            }
+        }
         let dir = self.dir();
         let (sessions, digests, evicted): (Vec<String>, Vec<String>, Vec<String>) =
             match &state.shards {

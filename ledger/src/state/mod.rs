@@ -147,7 +147,30 @@ struct Shards {
     dirty_sessions: BTreeSet<String>,
     dirty_digests: BTreeSet<String>,
     evicted_sessions: BTreeSet<String>,
+    /// Whether an event changed the core (`state.json`) since it was loaded.
+    applied: bool,
+    /// The stamp's end when it was loaded: how far `state.json` lags.
+    saved_end: u64,
 }
+
+impl Shards {
+    /// Whether nothing needs writing: no event changed the state since it was
+    /// loaded, and the stamp (which only moved past events the state does not use)
+    /// lags the file by less than `MAX_UNSAVED_BYTES`.
+    fn nothing_to_save(&self, end: u64) -> bool {
+        !self.applied
+            && self.dirty_blocks.is_empty()
+            && self.dirty_sessions.is_empty()
+            && self.dirty_digests.is_empty()
+            && self.evicted_sessions.is_empty()
+            && end.saturating_sub(self.saved_end) < MAX_UNSAVED_BYTES
+    }
+}
+
+/// How far `state.json`'s stamp may lag the ledger when nothing else changed: the
+/// next load skims that many bytes of lines it does not use (a `memmem` per marker)
+/// instead of every hook rewriting the file (a rename ext4 flushes).
+const MAX_UNSAVED_BYTES: u64 = 256 * 1024;
 
 impl PartialEq for HookState {
     /// Compares content (core, file hashes, digests), not what happens to be loaded.
@@ -348,6 +371,7 @@ impl HookState {
 
     /// What every applied event does last: the session's `last_seq`, and eviction.
     fn finish(&mut self, event: &Event) {
+        self.mark_applied();
         if let Some(session) = event.session.as_ref() {
             if let Some(state) = self.sessions.get_mut(session) {
                 state.last_seq = event.seq;
@@ -366,8 +390,15 @@ impl HookState {
         self.sessions.get(session)?.active_intent.as_deref()
     }
 
+    fn mark_applied(&mut self) {
+        if let Some(shards) = self.shards.as_mut() {
+            shards.applied = true;
+        }
+    }
+
     /// Notes which acceptance criteria a checklist gives evidence for.
     fn remember_evidence(&mut self, intent: &str, list: &[ChecklistItem]) {
+        self.mark_applied();
         let with: BTreeSet<String> = list
             .iter()
             .filter(|item| {
@@ -436,6 +467,24 @@ impl HookState {
             let line = line?;
             if line.offset >= end {
                 break;
+            }
+            // Kinds the state does not use change nothing: skipped unparsed, as a
+            // rebuild skips them (a PreToolUse's own `tool.pre` is one).
+            if !uses_kind(&line.bytes) {
+                let view = crate::line::inspect(&line.bytes).map_err(|reason| {
+                    LedgerError::Corruption {
+                        path: ledger.to_path_buf(),
+                        seq: self.stamp.seq + 1,
+                        offset: line.offset,
+                        reason: reason.to_string(),
+                    }
+                })?;
+                self.stamp = Stamp {
+                    seq: view.seq,
+                    h: String::from_utf8_lossy(view.h).into_owned(),
+                    end: line.offset + line.bytes.len() as u64 + 1,
+                };
+                continue;
             }
             let event = line.parse(ledger)?;
             // A shard must be in memory before an event changes it, or saving it
@@ -522,10 +571,7 @@ impl HookState {
         let parsed: Vec<Result<Option<Event>>> = lines
             .par_iter()
             .map(|&(offset, line)| {
-                if !STATE_KINDS
-                    .iter()
-                    .any(|k| memchr::memmem::find(line, k.as_bytes()).is_some())
-                {
+                if !uses_kind(line) {
                     return Ok(None);
                 }
                 let raw = crate::reader::RawLine {
@@ -563,6 +609,13 @@ impl HookState {
         }
         Ok(state)
     }
+}
+
+/// Whether a ledger line is of a kind [`HookState::apply`] uses ([`STATE_KINDS`]).
+fn uses_kind(line: &[u8]) -> bool {
+    STATE_KINDS
+        .iter()
+        .any(|k| memchr::memmem::find(line, k.as_bytes()).is_some())
 }
 
 fn truncate(text: &str, max: usize) -> String {

@@ -191,8 +191,11 @@ pub fn classify_write(
         save_turn(&path, &stored);
     }
     let files = stored.files;
+    crate::timings::mark("load turn");
     let analysis = analyze_stored_turn(workspace, root, &files, prepared)?;
-    summarize(&analysis, &[rel], files.len(), declared).pop()
+    let summary = summarize(&analysis, &[rel], files.len(), declared).pop();
+    crate::timings::mark("summarize");
+    summary
 }
 
 /// Classifies the files one command wrote (a shell command's: many at once) with
@@ -318,14 +321,23 @@ fn analyze_stored_turn(
         }
         fresh
     };
+    crate::timings::mark("read turn files");
     let (fresh_before, fresh_after) = (restore(&before_files), restore(&after_files));
+    crate::timings::mark("restore analyses");
     let analysis = analyze_turn_with(&before_files, &after_files, prepared);
+    crate::timings::mark("analyze turn");
     let made = fresh_before.iter().filter_map(|&i| analysis.before.get(i));
     for made in made.chain(fresh_after.iter().filter_map(|&i| analysis.after.get(i))) {
         analysis_cache::store(workspace, made);
     }
+    crate::timings::mark("store analyses");
     Some(analysis)
 }
+
+/// API changes of one file listed in a trace (the count says how many there were).
+const LISTED_API_CHANGES: usize = 20;
+/// Parse errors of one side of one file listed in a trace (with their count).
+const LISTED_PARSE_ERRORS: usize = 3;
 
 /// One [`AstTrace`] per path of `rels`. The turn's class and reason are shared;
 /// the lists (API changes, parse errors, text rulings, blocks) are each file's own,
@@ -367,22 +379,24 @@ fn summarize(
         .map(|rel| {
             let mut detail = serde_json::Map::new();
             let mut put = |key: &str, value: Value| detail.insert(key.to_string(), value);
-            put(
-                "api_changes",
-                json!(c
-                    .api_changes
-                    .iter()
-                    .filter(|a| a.path == *rel)
-                    .collect::<Vec<_>>()),
-            );
-            put(
-                "parse_errors",
-                json!(c
-                    .parse_errors
-                    .iter()
-                    .filter(|e| e.path == *rel)
-                    .collect::<Vec<_>>()),
-            );
+            // A trace carries the first few of a file's API changes and parse errors
+            // and how many there were: a file that never parses (a grammar gap) would
+            // otherwise repeat hundreds of errors in every trace of every write.
+            let api: Vec<_> = c.api_changes.iter().filter(|a| a.path == *rel).collect();
+            if api.len() > LISTED_API_CHANGES {
+                put("api_change_count", json!(api.len()));
+            }
+            put("api_changes", json!(&api[..api.len().min(LISTED_API_CHANGES)]));
+            let errors: Vec<Value> = c
+                .parse_errors
+                .iter()
+                .filter(|e| e.path == *rel)
+                .map(|e| {
+                    let shown = &e.errors[..e.errors.len().min(LISTED_PARSE_ERRORS)];
+                    json!({"path": e.path, "side": e.side, "errors": shown, "error_count": e.errors.len()})
+                })
+                .collect();
+            put("parse_errors", Value::Array(errors));
             put(
                 "text_files",
                 json!(c

@@ -93,6 +93,7 @@ impl Engine {
         // A shell command's files are walked, hashed and parsed before the ledger
         // lock is taken, and its baseline saved after it is released.
         let shell = shell::Outside::before_lock(&self.workspace, &self.root, event);
+        crate::timings::mark("before lock");
         let mut baseline_for = None;
         let reply = self.in_transaction(Origin::Hook(event.front_end), |turn| {
             turn.prefetch = prefetch;
@@ -209,13 +210,18 @@ impl Engine {
         work: impl FnOnce(&mut EventTx<'_, '_>) -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
         let mut ledger = self.workspace.open_ledger(self.ledger_options.clone())?;
+        crate::timings::mark("open ledger");
         ledger.transaction(|tx| {
+            crate::timings::mark("lock");
             let cache = StateCache::new(&self.workspace.cache_dir());
             let mut state = cache.load(tx)?;
+            crate::timings::mark("load state");
             let source = origin.source();
             let specs = specs::load(&self.workspace, tx, &mut state, &source)?;
+            crate::timings::mark("specs");
             let policy = Policy::load(&self.workspace.orchestration_dir().join("policy.yaml"))
                 .map_err(|e| e.to_string());
+            crate::timings::mark("policy");
             let mut turn = EventTx {
                 engine: self,
                 tx,
@@ -229,9 +235,11 @@ impl Engine {
                 shell: shell::Outside::default(),
             };
             let result = work(&mut turn)?;
+            crate::timings::mark("work");
             let EventTx { tx, mut state, .. } = turn;
             state.catch_up(tx.path(), tx.end())?;
             cache.save(&state)?;
+            crate::timings::mark("save state");
             Ok(result)
         })
     }

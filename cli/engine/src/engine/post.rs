@@ -90,17 +90,20 @@ impl EventTx<'_, '_> {
             }
             _ => {}
         }
+        crate::timings::mark("hash and diff");
         self.append(&post)?;
         let revision = vcs::git_revision(self.root());
         let turn = self.turn_of(event, tool);
         if !traces.is_empty() {
             self.close_other_turn(&turn)?;
         }
+        crate::timings::mark("revision and turn");
         let mut block_reason = None;
         let mut prepared = match self.prefetch.take() {
             Some(started) if !traces.is_empty() => started.join().unwrap_or_default(),
             _ => Default::default(),
         };
+        crate::timings::mark("wait for prefetch");
         for (file, before, existed) in &traces {
             let declared = tool.declared_mutation_class.as_deref();
             let ast = ast::classify_write(
@@ -124,6 +127,7 @@ impl EventTx<'_, '_> {
                 model: model.as_deref(),
                 revision: revision.as_deref(),
             };
+            crate::timings::mark("classify");
             let mut data = self.attributed(file.to_trace(), &writer);
             let computed = match &ast {
                 Some(ast) => {
@@ -168,6 +172,7 @@ impl EventTx<'_, '_> {
                 texts::store(&self.engine.workspace, self.root(), &file.path, hash);
             }
             self.append(&data)?;
+            crate::timings::mark("append trace");
         }
         if failed {
             let error = error_text(tool);
