@@ -29,6 +29,17 @@ fn main() {
     let _ = a.clone();
     time("clone one analysis", t);
     let t = Instant::now();
+    let bytes = intent_ast_hash::stored::encode(&a);
+    time("stored::encode", t);
+    let t = Instant::now();
+    let back = intent_ast_hash::stored::decode(&bytes, &before);
+    time("stored::decode", t);
+    println!(
+        "stored bytes: {} (restored: {})",
+        bytes.len(),
+        back.is_some()
+    );
+    let t = Instant::now();
     let m = match_blocks(std::slice::from_ref(&a), std::slice::from_ref(&b));
     time("match_blocks", t);
     println!("matches: {}", m.len());

@@ -56,16 +56,30 @@ impl fmt::Debug for Hash128 {
     }
 }
 
+/// 32 hex digits in text formats (the ledger, JSON), the 16 bytes themselves in
+/// binary ones (the analysis cache).
 impl Serialize for Hash128 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.to_hex())
+        if serializer.is_human_readable() {
+            serializer.serialize_str(&self.to_hex())
+        } else {
+            serializer.serialize_bytes(&self.0)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for Hash128 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        Hash128::from_hex(&text).ok_or_else(|| serde::de::Error::custom("expected 32 hex digits"))
+        if deserializer.is_human_readable() {
+            let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+            return Hash128::from_hex(&text)
+                .ok_or_else(|| serde::de::Error::custom("expected 32 hex digits"));
+        }
+        let bytes = <&'de [u8]>::deserialize(deserializer)?;
+        let bytes: [u8; 16] = bytes
+            .try_into()
+            .map_err(|_| serde::de::Error::custom("expected 16 bytes"))?;
+        Ok(Hash128(bytes))
     }
 }
 

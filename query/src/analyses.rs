@@ -25,7 +25,7 @@ fn entry(workspace: &Workspace, file: &SourceFile) -> PathBuf {
     hasher.update(&[0]);
     hasher.update(file.text.as_bytes());
     let key = hasher.finalize().to_hex();
-    dir(workspace).join(format!("{}.json", &key[..32]))
+    dir(workspace).join(format!("{}.bin", &key[..32]))
 }
 
 /// The stored analysis of exactly this file's path and text, if any.

@@ -113,7 +113,7 @@ fn a_new_prompt_trims_the_cache_to_its_newest_entries() {
     // An hour old: older than anything written now, whatever the clock's tick.
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     for i in 0..600 {
-        let path = dir.join(format!("{i:032x}.json"));
+        let path = dir.join(format!("{i:032x}.bin"));
         std::fs::write(&path, b"{}").unwrap();
         let file = std::fs::File::options().write(true).open(&path).unwrap();
         file.set_modified(old).unwrap();
