@@ -14,6 +14,7 @@ pub mod lifecycle;
 mod model;
 mod post;
 mod post_shell;
+mod pre;
 mod selection;
 pub(crate) mod shell;
 pub(crate) mod specs;
@@ -24,10 +25,9 @@ pub(crate) mod vcs;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use intent_ledger::gate::{self, Action, GateInput, GateReason, Policy, Verdict};
+use intent_ledger::gate::{GateReason, Policy};
 use intent_ledger::payload::{
-    HookWarning, Lesson, Payload, Prompt, RecordedReason, SessionStart, SessionStop, ToolPre,
-    TurnVerdict,
+    HookWarning, Lesson, Payload, Prompt, SessionStart, SessionStop, TurnVerdict,
 };
 use intent_ledger::spec::SpecDocument;
 use intent_ledger::state::{HookState, StateCache};
@@ -450,147 +450,6 @@ impl EventTx<'_, '_> {
         })
     }
 
-    fn pre_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
-        let tool = event.tool.as_ref().context("a tool event without a tool")?;
-        let model = self.model(event);
-        let mut base = ToolPre {
-            front_end: Some(self.origin.name().to_string()),
-            tool: Some(tool.action.tool().to_string()),
-            tool_use_id: tool.use_id.clone(),
-            prompt_id: event.prompt_id.clone(),
-            model,
-            ..ToolPre::default()
-        };
-        let reporting = self.pending_violations().len();
-        if reporting > 0 {
-            // This event's reply tells the agent; applying it clears the backlog.
-            base.reported_violations = Some(reporting as u64);
-        }
-        let notices = self.pending_notices().len();
-        if notices > 0 {
-            base.reported_notices = Some(notices as u64);
-        }
-        if tool.handshake.as_deref() == Some("select_active_intent") {
-            let wanted = tool.input["intent_id"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string();
-            let verdict = self.check_selectable(&wanted);
-            base.decision = if verdict.is_ok() { "allow" } else { "deny" }.to_string();
-            base.intent_id = Some(wanted);
-            base.class = "read_only".to_string();
-            if let Err(reason) = &verdict {
-                base.reason = Some(recorded_reason(reason)?);
-            }
-            self.append(&base)?;
-            if let Some(id) = &tool.use_id {
-                handshakes::record(&self.engine.workspace, id, &self.session);
-            }
-            return Ok(match verdict {
-                Ok(_) => Reply::default(),
-                Err(reason) => Reply {
-                    refusal: Some(Refusal { ask: false, reason }),
-                    context: None,
-                    post_block: None,
-                },
-            });
-        }
-        let cwd = event
-            .cwd
-            .clone()
-            .unwrap_or_else(|| self.root().to_path_buf());
-        let ignore = read_intentignore(&self.engine.workspace);
-        self.state.ensure_session(&self.session);
-        let decision = {
-            let input = GateInput {
-                action: &tool.action,
-                session: &self.session,
-                root: self.root(),
-                cwd: &cwd,
-                specs: self.specs.as_ref().map_err(String::as_str),
-                policy: self.policy.as_ref().map_err(String::as_str),
-                state: &self.state,
-                ignore: &ignore,
-                capabilities: self
-                    .origin
-                    .front_end()
-                    .map(crate::adapters::capabilities)
-                    .unwrap_or_default(),
-                cited_intent: tool.input.get("intent_id").and_then(Value::as_str),
-                after_the_fact: false,
-            };
-            gate::decide(&input)
-        };
-        base.intent_id = decision.intent_id.clone();
-        base.decision = label(&decision.verdict);
-        base.class = label(&decision.class);
-        base.paths = Some(decision.paths.clone());
-        if !decision.enforced {
-            base.enforced = Some(false);
-        }
-        if !decision.unknown_effects.is_empty() {
-            base.unknown_effects = Some(decision.unknown_effects.clone());
-        }
-        if let Action::Shell { command, .. } = &tool.action {
-            base.command = Some(lessons::redact(command));
-        }
-        if let Some(reason) = &decision.reason {
-            base.reason = Some(recorded_reason(reason)?);
-        }
-        self.append(&base)?;
-        // A refusal the front-end does not enforce runs the command all the same.
-        if matches!(&tool.action, Action::Shell { .. })
-            && (decision.verdict != Verdict::Deny || !decision.enforced)
-            && decision.class != gate::ActionClass::ReadOnly
-        {
-            // Saved once the lock is released (`Engine::handle`).
-            self.shell.baseline_for = tool.use_id.clone();
-        }
-        let refusal = decision
-            .reason
-            .clone()
-            .filter(|_| decision.verdict != Verdict::Allow)
-            .map(|reason| Refusal {
-                ask: decision.verdict == Verdict::Ask,
-                reason,
-            });
-        if let Some(refusal) = &refusal {
-            if decision.verdict == Verdict::Deny
-                && self
-                    .policy
-                    .as_ref()
-                    .map(|p| p.lesson_on_deny)
-                    .unwrap_or(true)
-            {
-                let text = format!(
-                    "{} was denied ({}): {}",
-                    tool.action.tool(),
-                    refusal.reason.kind.as_str(),
-                    refusal.reason.message
-                );
-                self.lesson(&text, decision.intent_id.clone(), "gate")?;
-            }
-        }
-        // A refusal the front-end cannot enforce as such (the gate says so: Cline's
-        // task-cancelling refusals under `cline_refusal: warn`) is recorded above and
-        // told to the agent as a warning instead.
-        if let (Some(refusal), false) = (&refusal, decision.enforced) {
-            return Ok(Reply {
-                refusal: None,
-                context: Some(format!(
-                    "<intent_ledger>WARNING (recorded, not enforced): {}</intent_ledger>",
-                    context::escape(&refusal.text())
-                )),
-                post_block: None,
-            });
-        }
-        Ok(Reply {
-            refusal,
-            context: None,
-            post_block: None,
-        })
-    }
-
     pub(super) fn lesson(
         &mut self,
         text: &str,
@@ -634,16 +493,6 @@ fn read_intentignore(workspace: &Workspace) -> Vec<String> {
 
 fn short(session: &str) -> &str {
     session.get(..8).unwrap_or(session)
-}
-
-/// A gate reason as `tool.pre` records it. The refused command is stored too: it
-/// passes the redactor like the rest.
-fn recorded_reason(reason: &GateReason) -> anyhow::Result<RecordedReason> {
-    let mut recorded: RecordedReason = serde_json::from_value(serde_json::to_value(reason)?)?;
-    if let Some(Value::String(command)) = recorded.extra.get_mut("attempted_command") {
-        *command = lessons::redact(command);
-    }
-    Ok(recorded)
 }
 
 /// A value that serializes as a JSON string (an enum's label, a hash's hex), as
