@@ -9,6 +9,7 @@ pub mod commands;
 pub mod config;
 pub mod exit;
 pub mod frontends;
+pub mod helper;
 pub mod mcp;
 mod progress;
 pub mod sync;
@@ -75,6 +76,8 @@ pub enum Command {
     Bench(commands::bench::BenchArgs),
     /// Answer one agent hook (payload on stdin, native reply on stdout).
     Hook(commands::hook::HookArgs),
+    /// The resident helper that answers this workspace's hooks (serve, status, stop).
+    Helper(commands::helper::HelperArgs),
     /// Classify a change (files or directories) as AST_REFACTOR or INTENT_EVOLUTION.
     Classify(commands::classify::ClassifyArgs),
     /// Select the intent a session works under.
@@ -132,6 +135,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Bench(args) => commands::bench::run(&config, args),
         Command::Demo(args) => commands::demo::run(&config, args),
         Command::Hook(args) => commands::hook::run(&config, args),
+        Command::Helper(args) => commands::helper::run(&config, args),
         Command::Select(args) => commands::select::run(&config, args),
         Command::Classify(args) => commands::classify::run(&config, args),
         Command::Mcp(args) => commands::mcp::run(&config, args),

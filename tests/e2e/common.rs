@@ -58,6 +58,12 @@ impl TestWorkspace {
         let mut cmd = Command::new(intent_bin());
         cmd.arg("--workspace").arg(self.root()).args(args);
         cmd.env("PATH", path_with_intent());
+        // Hooks answer in their own process unless a test asks for the resident
+        // helper (tests/e2e/test_helper.rs); `INTENT_TEST_HELPER=on` runs the whole
+        // suite's hooks through helpers instead.
+        if std::env::var_os("INTENT_TEST_HELPER").is_none() {
+            cmd.env("INTENT_HELPER", "off");
+        }
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -37,6 +37,7 @@ mod test_gemini;
 mod test_gemini_harness;
 mod test_git_ledger;
 mod test_git_sync;
+mod test_helper;
 mod test_hook;
 mod test_human_acts;
 mod test_lifecycle;

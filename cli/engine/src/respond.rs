@@ -70,15 +70,27 @@ pub fn answer(
     input: &[u8],
     workspace_for: impl FnOnce(&HookEvent) -> Workspace,
 ) -> Answer {
+    answer_unless(call, input, |event| Some(workspace_for(event)))
+        .expect("a workspace is always chosen")
+}
+
+/// [`answer`], except that `workspace_for` may decline the event (`None`) before
+/// anything is recorded: the resident helper declines events of another workspace,
+/// which its client then answers itself.
+pub fn answer_unless(
+    call: Call<'_>,
+    input: &[u8],
+    workspace_for: impl FnOnce(&HookEvent) -> Option<Workspace>,
+) -> Option<Answer> {
     if input.len() as u64 > MAX_PAYLOAD_BYTES {
-        return call.refuse_unreadable("is over 64 MiB");
+        return Some(call.refuse_unreadable("is over 64 MiB"));
     }
     let mut payload: Value = match std::str::from_utf8(input)
         .map_err(|e| format!("is not valid UTF-8 ({e})"))
         .and_then(|text| serde_json::from_str(text).map_err(|e| format!("is not JSON ({e})")))
     {
         Ok(payload) => payload,
-        Err(why) => return call.refuse_unreadable(&why),
+        Err(why) => return Some(call.refuse_unreadable(&why)),
     };
     if let (Some(event), Value::Object(fields)) = (call.event, &mut payload) {
         fields
@@ -91,7 +103,7 @@ pub fn answer(
     let event = match adapter.parse(&payload).map_err(HookError::Payload) {
         Ok(event) => event,
         Err(err) => {
-            return Answer {
+            return Some(Answer {
                 reply: adapter.fail_closed(
                     &name,
                     &format!(
@@ -101,20 +113,20 @@ pub fn answer(
                 ),
                 diagnostics: vec![err.to_string()],
                 handled: None,
-            }
+            })
         }
     };
     let mut diagnostics = Vec::new();
-    let engine = match Engine::new(workspace_for(&event)) {
+    let engine = match Engine::new(workspace_for(&event)?) {
         Ok(engine) => engine,
         Err(err) => {
             let why = HookError::Workspace(err).to_string();
             let reply = fail(adapter, &event, &name, None, &why, &mut diagnostics);
-            return Answer {
+            return Some(Answer {
                 reply,
                 diagnostics,
                 handled: Some((event, false)),
-            };
+            });
         }
     };
     // Agent-supplied text reaches parsers and walkers: a panic must still answer.
@@ -141,11 +153,11 @@ pub fn answer(
             (reply, false)
         }
     };
-    Answer {
+    Some(Answer {
         reply,
         diagnostics,
         handled: Some((event, ok)),
-    }
+    })
 }
 
 /// The message a panic carried (`panic!("…")` gives a `String` or a `&str`).

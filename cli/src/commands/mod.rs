@@ -6,6 +6,7 @@ pub mod classify;
 pub mod demo;
 pub mod doctor;
 pub mod export;
+pub mod helper;
 pub mod hook;
 pub mod init;
 pub mod log;

@@ -1,0 +1,189 @@
+//! The hook's side: ask the workspace's helper, or say why not so the hook answers
+//! itself. Every failure here (no helper, a stale or crashed one, a socket that is
+//! not a helper's, a timeout, a garbled answer) ends in `None`: the caller then runs
+//! the very same answer in its own process.
+
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use intent_ledger::Workspace;
+
+use super::wire::{self, Answer, Ask, HookAsk};
+use super::Place;
+use crate::commands::hook::{project_dir_variable, HookArgs, Printed};
+use crate::config::Config;
+
+/// The helper's answer to this hook, or `None` when this process must answer it.
+/// Starts a helper in the background when none runs.
+pub fn answer(config: &Config, args: &HookArgs, input: &[u8]) -> Option<Printed> {
+    if !super::enabled() {
+        return None;
+    }
+    let workspace = likely_workspace(config, args);
+    if !workspace.is_initialized() {
+        return None;
+    }
+    let place = Place::of(&workspace).ok()?;
+    let Ok(mut stream) = UnixStream::connect(&place.socket) else {
+        start_helper(&place);
+        return None;
+    };
+    if let Err(why) = verify_peer(&stream) {
+        // Not a helper this hook can trust with its decision: answer here. If it
+        // is an older `intent` (or one started under LD_PRELOAD), asking it to stop
+        // lets the next hook start a current one; anything else ignores the ask.
+        eprintln!(
+            "intent hook: not using the helper socket {}: {why}",
+            place.socket.display()
+        );
+        let _ = wire::write_ask(&mut stream, &Ask::Stop, b"");
+        return None;
+    }
+    intent_engine::timings::mark("connect helper");
+    let ask = Ask::Hook(hook_ask(config, args)?);
+    let timeout = super::answer_timeout();
+    stream.set_write_timeout(Some(timeout)).ok()?;
+    stream.set_read_timeout(Some(timeout)).ok()?;
+    wire::write_ask(&mut stream, &ask, input).ok()?;
+    match wire::read_answer(&mut stream).ok()? {
+        Answer::Served { stdout, stderr } => Some(Printed { stdout, stderr }),
+        // The helper exits; the next hook starts a current one.
+        Answer::Stale { .. } | Answer::Declined { .. } => None,
+        Answer::Status(_) | Answer::Stopping => None,
+    }
+}
+
+/// Checks that the process listening on the socket is a helper this hook may
+/// trust with its decision: this user's, running this very binary file, with the
+/// same dynamic-loader variables (`LD_PRELOAD` and the like) and no debugger attached.
+/// Anything else that binds the socket (an agent's script answering "allow",
+/// a helper started under `LD_PRELOAD` or `gdb`) is ignored and the hook answers
+/// itself. Linux only (`/proc`); elsewhere no helper is used.
+fn verify_peer(stream: &UnixStream) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let cred = rustix::net::sockopt::socket_peercred(stream)
+        .map_err(|e| format!("no peer credentials ({e})"))?;
+    let ours = std::fs::metadata("/proc/self").map_err(|e| format!("no /proc ({e})"))?;
+    if cred.uid.as_raw() != ours.uid() {
+        return Err(format!("it belongs to user {}", cred.uid.as_raw()));
+    }
+    let proc = std::path::PathBuf::from(format!("/proc/{}", cred.pid.as_raw_nonzero()));
+    let exe = |dir: &Path| std::fs::metadata(dir.join("exe")).map(|m| (m.dev(), m.ino()));
+    if exe(&proc).ok() != exe(Path::new("/proc/self")).ok() {
+        return Err("it runs another program than this `intent`".into());
+    }
+    let status = std::fs::read_to_string(proc.join("status")).map_err(|e| e.to_string())?;
+    let traced = status
+        .lines()
+        .find_map(|l| l.strip_prefix("TracerPid:"))
+        .is_none_or(|pid| pid.trim() != "0");
+    if traced {
+        return Err("a debugger or tracer is attached to it".into());
+    }
+    // The loader variables the hook itself runs with (the agent CLI's, which
+    // in-process answers run under too) are fine; any other are an injection.
+    let loader_vars = |environ: &[u8]| {
+        let mut vars: Vec<Vec<u8>> = environ
+            .split(|b| *b == 0)
+            .filter(|var| var.starts_with(b"LD_"))
+            .map(<[u8]>::to_vec)
+            .collect();
+        vars.sort();
+        vars
+    };
+    let theirs = std::fs::read(proc.join("environ")).map_err(|e| e.to_string())?;
+    let ours = std::fs::read("/proc/self/environ").map_err(|e| e.to_string())?;
+    if loader_vars(&theirs) != loader_vars(&ours) {
+        return Err("it runs with other dynamic-loader variables (LD_*) than this hook".into());
+    }
+    Ok(())
+}
+
+/// The workspace the hook will most likely be answered in, to find its helper: the
+/// helper declines an event whose workspace turns out to be another.
+fn likely_workspace(config: &Config, args: &HookArgs) -> Workspace {
+    if config.explicit_workspace {
+        return config.workspace.clone();
+    }
+    match std::env::var_os(project_dir_variable(args.front_end)) {
+        Some(dir) => Workspace::discover(Path::new(&dir)),
+        None => config.workspace.clone(),
+    }
+}
+
+fn hook_ask(config: &Config, args: &HookArgs) -> Option<HookAsk> {
+    let cwd = std::env::current_dir().ok()?.to_str()?.to_string();
+    let explicit_workspace = match config.explicit_workspace {
+        true => Some(config.workspace.root().to_str()?.to_string()),
+        false => None,
+    };
+    let mut project_dirs = Vec::new();
+    for name in super::PROJECT_DIR_ENV {
+        if let Some(value) = std::env::var_os(name) {
+            project_dirs.push((name.to_string(), value.into_string().ok()?));
+        }
+    }
+    Some(HookAsk {
+        exe: super::exe_identity(),
+        shared_env: super::shared_environment(),
+        project_dirs,
+        timings: std::env::var_os("INTENT_HOOK_TIMINGS").is_some(),
+        cwd,
+        explicit_workspace,
+        front_end: args
+            .front_end
+            .and_then(|f| clap::ValueEnum::to_possible_value(&f))
+            .map(|v| v.get_name().to_string()),
+        event: args.event.clone(),
+    })
+}
+
+/// Starts `intent helper serve` for the workspace, detached, unless a helper holds
+/// the lock (one is starting, or is alive but not answering: never two).
+pub fn start_helper(place: &Place) {
+    if std::fs::create_dir_all(place.dir()).is_err() {
+        return;
+    }
+    let Ok(lock) = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&place.lock)
+    else {
+        return;
+    };
+    if lock.try_lock().is_err() {
+        return;
+    }
+    drop(lock);
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&place.log)
+        .map(Stdio::from)
+        .unwrap_or_else(|_| Stdio::null());
+    // Its own process group: a signal to the agent's hook process group (a hook
+    // timeout) does not reach it. Nobody waits for it; it outlives this hook.
+    let _ = Command::new(exe)
+        .arg("--workspace")
+        .arg(&place.root)
+        .args(["helper", "serve"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .process_group(0)
+        .spawn();
+}
+
+/// Asks the helper serving `place` a question other than a hook (`status`, `stop`).
+pub fn ask(place: &Place, ask: &Ask) -> std::io::Result<Answer> {
+    let mut stream = UnixStream::connect(&place.socket)?;
+    stream.set_read_timeout(Some(super::answer_timeout()))?;
+    wire::write_ask(&mut stream, ask, b"")?;
+    wire::read_answer(&mut stream)
+}
