@@ -99,7 +99,7 @@ fn main() {
         hook(intent, &root, &pre);
     });
     report("PreToolUse Write, durability never", runs, || {
-        hook_with(intent, &root, &pre, "never");
+        hook_with(intent, &root, &pre, "never", false);
     });
     // Writes chain as an agent's do: each run writes the file and reports the text
     // it replaced, which the previous run wrote (its analysis is kept by then).
@@ -142,6 +142,58 @@ fn main() {
             &post_payload(&root, &real, ("Edit", "toolu_unseen"), &old, &new),
         );
     });
+    // The same hooks answered by the resident helper (`intent helper`), started
+    // up front as the first hook of a session would start it.
+    let mut helper = Command::new(intent)
+        .arg("--workspace")
+        .arg(&root)
+        .args(["helper", "serve", "--idle", "600"])
+        .env("INTENT_DURABILITY", "always")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let via_helper = |payload: &Value| hook_with(intent, &root, payload, "always", true);
+    let started = Instant::now();
+    while via_helper(&pre) == Value::Null || !helper_serves(intent, &root) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the helper did not start"
+        );
+    }
+    report("PreToolUse Write (allow), helper", runs, || {
+        via_helper(&pre);
+    });
+    report("PostToolUse Write 500 dense, helper", runs, || {
+        run += 1;
+        let (old, new) = (&dense[run % 2], &dense[(run + 1) % 2]);
+        std::fs::write(&file, new).unwrap();
+        via_helper(&post_payload(
+            &root,
+            &file,
+            ("Write", "toolu_dense"),
+            old,
+            new,
+        ));
+    });
+    report("PostToolUse Edit 500 realistic, helper", runs, || {
+        run += 1;
+        let (old, new) = (&edited[run % 2], &edited[(run + 1) % 2]);
+        std::fs::write(&real, new).unwrap();
+        via_helper(&post_payload(
+            &root,
+            &real,
+            ("Edit", "toolu_chained"),
+            old,
+            new,
+        ));
+    });
+    report("UserPromptSubmit, helper", runs, || {
+        via_helper(&prompt);
+    });
+    let _ = helper.kill();
+    let _ = helper.wait();
     if keep {
         let payload = post_payload(&root, &real, ("Edit", "toolu_kept"), &edited[1], &edited[0]);
         std::fs::write(&real, &edited[0]).unwrap();
@@ -152,6 +204,18 @@ fn main() {
     report("UserPromptSubmit", runs, || {
         hook(intent, &root, &prompt);
     });
+}
+
+/// Whether a helper has answered at least one hook (`intent helper status`).
+fn helper_serves(intent: &str, root: &Path) -> bool {
+    let out = Command::new(intent)
+        .arg("--workspace")
+        .arg(root)
+        .args(["helper", "status", "--json"])
+        .output()
+        .unwrap();
+    let status: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    status["helper"]["served"].as_u64().unwrap_or(0) > 0
 }
 
 /// A Claude Code PostToolUse payload for a write that replaced `old` by `new`.
@@ -201,14 +265,16 @@ fn report(name: &str, runs: usize, mut work: impl FnMut()) {
 }
 
 fn hook(intent: &str, root: &Path, payload: &Value) -> Value {
-    hook_with(intent, root, payload, "always")
+    hook_with(intent, root, payload, "always", false)
 }
 
-/// Runs one hook process with the ledger durability set by `INTENT_DURABILITY`.
-fn hook_with(intent: &str, root: &Path, payload: &Value, durability: &str) -> Value {
+/// Runs one hook process with the ledger durability set by `INTENT_DURABILITY`,
+/// answered in its own process or (`helper`) by the workspace's resident helper.
+fn hook_with(intent: &str, root: &Path, payload: &Value, durability: &str, helper: bool) -> Value {
     let mut child = Command::new(intent)
         .args(["hook", "claude-code"])
         .env("INTENT_DURABILITY", durability)
+        .env("INTENT_HELPER", if helper { "on" } else { "off" })
         .env("CLAUDE_PROJECT_DIR", root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

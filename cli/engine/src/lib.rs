@@ -22,3 +22,17 @@ pub mod timings;
 
 pub use engine::{Engine, FrontEnd, HookEvent, Origin, Phase, Reply};
 pub use error::HookError;
+
+static RESIDENT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Tells the engine it runs in a long-lived process that answers many hooks (the
+/// resident helper, `intent helper serve`): it then keeps what it parsed (the
+/// specs) in memory between hooks. A one-shot hook process keeps nothing.
+pub fn set_resident() {
+    RESIDENT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether [`set_resident`] was called.
+pub(crate) fn is_resident() -> bool {
+    RESIDENT.load(std::sync::atomic::Ordering::Relaxed)
+}

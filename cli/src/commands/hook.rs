@@ -59,7 +59,13 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
             print_answer(&answer, None)
         }
         Ok(_) => match crate::helper::client::answer(config, &args, &input) {
-            Some(printed) => printed,
+            Some(mut printed) => {
+                intent_engine::timings::mark("helper answered");
+                if let Some(timings) = intent_engine::timings::report() {
+                    printed.stderr += &format!("intent hook: client {timings}\n");
+                }
+                printed
+            }
             None => answer(config, &args, &input, &|name| std::env::var_os(name), None)
                 .expect("nothing is declined without a workspace to keep to"),
         },

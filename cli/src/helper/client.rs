@@ -26,6 +26,7 @@ pub fn answer(config: &Config, args: &HookArgs, input: &[u8]) -> Option<Printed>
         return None;
     }
     let place = Place::of(&workspace).ok()?;
+    intent_engine::timings::mark("find helper");
     let Ok(mut stream) = UnixStream::connect(&place.socket) else {
         start_helper(&place);
         return None;
@@ -41,8 +42,9 @@ pub fn answer(config: &Config, args: &HookArgs, input: &[u8]) -> Option<Printed>
         let _ = wire::write_ask(&mut stream, &Ask::Stop, b"");
         return None;
     }
-    intent_engine::timings::mark("connect helper");
+    intent_engine::timings::mark("connect and check helper");
     let ask = Ask::Hook(hook_ask(config, args)?);
+    intent_engine::timings::mark("describe hook");
     let timeout = super::answer_timeout();
     stream.set_write_timeout(Some(timeout)).ok()?;
     stream.set_read_timeout(Some(timeout)).ok()?;

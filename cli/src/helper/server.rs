@@ -66,6 +66,7 @@ pub fn serve(workspace: &Workspace, idle_limit: Duration) -> anyhow::Result<()> 
         .with_context(|| format!("cannot listen on {}", place.socket.display()))?;
     // Only this user may ask (a hook can record and gate in this workspace).
     std::fs::set_permissions(&place.socket, std::fs::Permissions::from_mode(0o600))?;
+    intent_engine::set_resident();
     let shared = Arc::new(Shared {
         root: place.root.clone(),
         socket_inode: std::fs::metadata(&place.socket)?.ino(),

@@ -2,6 +2,7 @@
 //! that hash, and snapshot changed specs into the ledger.
 
 use std::path::Path;
+use std::sync::Mutex;
 
 use intent_ledger::gate::bytes_sha256;
 use intent_ledger::payload::IntentSpec;
@@ -35,7 +36,7 @@ pub fn load(
         .cache_dir()
         .join("specs")
         .join(format!("{}.json", hash.trim_start_matches("sha256:")));
-    let doc = match read_cached(&cache_file) {
+    let doc = match remembered(&hash).or_else(|| read_cached(&cache_file)) {
         Some(file) => SpecDocument {
             file,
             content_hash: hash.clone(),
@@ -61,11 +62,34 @@ pub fn load(
             doc
         }
     };
+    remember(&doc);
     if state.spec.as_ref().map(|(h, _)| h.as_str()) != Some(hash.as_str()) {
         tx.append(vec![NewEvent::from_payload(source, &IntentSpec::of(&doc))])?;
         state.catch_up(tx.path(), tx.end())?;
     }
     Ok(Ok(doc))
+}
+
+/// The last specs this process parsed, by content hash: a hook process loads them
+/// once, the resident helper (`intent helper`) keeps them between hooks instead of
+/// decoding the JSON cache each time.
+static LAST_PARSED: Mutex<Option<(String, IntentsFile)>> = Mutex::new(None);
+
+fn remembered(hash: &str) -> Option<IntentsFile> {
+    let last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
+    last.as_ref()
+        .filter(|(h, _)| h == hash)
+        .map(|(_, file)| file.clone())
+}
+
+fn remember(doc: &SpecDocument) {
+    if !crate::is_resident() {
+        return;
+    }
+    let mut last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
+    if last.as_ref().is_none_or(|(h, _)| *h != doc.content_hash) {
+        *last = Some((doc.content_hash.clone(), doc.file.clone()));
+    }
 }
 
 fn read_cached(path: &Path) -> Option<IntentsFile> {

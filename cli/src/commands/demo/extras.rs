@@ -132,3 +132,33 @@ pub fn classify(bin: &Path, root: &Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Shows the resident helper the session's first hook started (`intent helper
+/// status`), then stops it, so the demo leaves no process behind.
+pub fn helper(bin: &Path, root: &Path) -> anyhow::Result<()> {
+    let helper = |action: &str| -> anyhow::Result<Value> {
+        let out = Command::new(bin)
+            .arg("--workspace")
+            .arg(root)
+            .args(["helper", action, "--json"])
+            .stderr(Stdio::null())
+            .output()
+            .with_context(|| format!("cannot run `intent helper {action}`"))?;
+        Ok(serde_json::from_slice(&out.stdout)?)
+    };
+    let status = helper("status")?;
+    match status.get("helper").filter(|h| !h.is_null()) {
+        Some(h) => say(&format!(
+            "a helper (pid {}) started with the session's first hook; it answered {} hooks \
+             since, each a short-lived `intent hook` process that handed it the payload",
+            h["pid"], h["served"]
+        )),
+        None => {
+            say("no helper runs (INTENT_HELPER is off): every hook answered in its own process")
+        }
+    }
+    if helper("stop")?["stopping"] == json!(true) {
+        say("`intent helper stop`: it exits once the hooks in flight are answered; the next hook would start a new one");
+    }
+    Ok(())
+}

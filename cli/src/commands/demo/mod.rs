@@ -74,6 +74,11 @@ active_intents:
 /// Runs the tour and prints what happens in plain words.
 pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     VERBOSE.store(args.verbose, std::sync::atomic::Ordering::Relaxed);
+    // The hooks below start resident helpers in the demo's workspaces; those the
+    // tour does not stop itself exit a minute after their last hook.
+    if std::env::var_os("INTENT_HELPER_IDLE_SECS").is_none() {
+        std::env::set_var("INTENT_HELPER_IDLE_SECS", "60");
+    }
     let root = match args.dir {
         Some(dir) => {
             anyhow::ensure!(
@@ -153,6 +158,9 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
 
     step("3g. An intent's lifecycle: DRAFT → IN_PROGRESS → proposed → DONE, with a dependency");
     lifecycle::tour(&bin, &root)?;
+
+    step("3h. The resident helper that answered those hooks (`intent helper status`, `stop`)");
+    extras::helper(&bin, &root)?;
 
     step("4. Read the ledger back (`intent log`)");
     for event in read_events(&ledger_path)? {
