@@ -94,6 +94,24 @@ fn started_helper(ws: &TestWorkspace) -> Value {
     status(ws).unwrap()
 }
 
+/// Runs a hook command of the test's own making with the helper on.
+fn hook_process(mut cmd: Command, payload: &Value) -> Output {
+    use std::io::Write as _;
+    let mut child = cmd
+        .env("INTENT_HELPER", "on")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes());
+    child.wait_with_output().unwrap()
+}
+
 fn alive(pid: u64) -> bool {
     // A zombie (exited, not yet reaped by whoever started it) is not alive.
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
@@ -438,24 +456,11 @@ fn a_socket_that_is_not_one_or_too_long_a_path_leaves_hooks_answering_themselves
     );
     let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": root, "tool_name": "Write",
         "tool_input": {"file_path": root.join("src/a.ts"), "content": "x"}, "tool_use_id": "t1"});
-    let mut child = Command::new(intent_bin())
-        .arg("--workspace")
+    let mut cmd = Command::new(intent_bin());
+    cmd.arg("--workspace")
         .arg(&root)
-        .args(["hook", "claude-code"])
-        .env("INTENT_HELPER", "on")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        .args(["hook", "claude-code"]);
+    let out = hook_process(cmd, &payload);
     assert!(String::from_utf8_lossy(&out.stdout).contains("no intent is selected"));
     let status = Command::new(intent_bin())
         .arg("--workspace")
@@ -514,7 +519,6 @@ fn the_helper_exits_when_idle_stopped_or_its_workspace_is_gone() {
 
 #[test]
 fn hooks_of_another_workspace_are_declined() {
-    use std::io::Write as _;
     let (ws, other) = (workspace(), workspace());
     started_helper(&ws);
     let declined = |ws: &TestWorkspace| status(ws).unwrap()["declined"].as_u64().unwrap();
@@ -522,23 +526,12 @@ fn hooks_of_another_workspace_are_declined() {
     // Run from this workspace, the client asks its helper; the payload's cwd says
     // the event is another workspace's, so the helper must not answer it.
     let payload = write_pre(&other, "src/a.ts", "x", "t1");
-    let mut child = Command::new(intent_bin())
-        .current_dir(ws.root())
+    let mut cmd = Command::new(intent_bin());
+    cmd.current_dir(ws.root())
         .args(["hook", "claude-code"])
-        .env("INTENT_HELPER", "on")
         .env("PATH", crate::common::path_with_intent())
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        .env_remove("CLAUDE_PROJECT_DIR");
+    let out = hook_process(cmd, &payload);
     assert!(String::from_utf8_lossy(&out.stdout).contains("no intent is selected"));
     assert_eq!(declined(&ws), before + 1);
     assert_eq!(
