@@ -19,7 +19,8 @@
 //! (default 1), `INTENT_REPLAY_KEEP=1` (keep both temp dirs and print them),
 //! `INTENT_REPLAY_OUT` (the JSON report; default `target/replay-report.json`),
 //! `INTENT_REPLAY_BIN` (measure another `intent` binary than the one Cargo built,
-//! e.g. to compare two builds on the same replay).
+//! e.g. to compare two builds on the same replay), `INTENT_REPLAY_HELPER=1` (hooks
+//! answered by the workspace's resident helper instead of each in its own process).
 //! A refused or failed hook never stops the run: it is counted and reported.
 
 use std::collections::BTreeMap;

@@ -176,6 +176,21 @@ pub fn analyze(file: &SourceFile) -> FileAnalysis {
     }
 }
 
+/// A parsed tree, kept by a long-lived caller to re-parse the next version of the
+/// same file incrementally ([`analyze_from`]).
+pub use tree_sitter::Tree;
+
+/// [`analyze`], re-parsing from `previous` (the tree and text of an earlier version
+/// of the same path) when given, and returning the tree for the next version. The
+/// analysis is the one [`analyze`] gives: a tree with parse errors is parsed again
+/// from scratch, so hashes never depend on history.
+pub fn analyze_from(file: &SourceFile, previous: Option<(&Tree, &str)>) -> (FileAnalysis, Option<Tree>) {
+    match language_for_path(&file.path) {
+        Some(spec) => walk::analyze_with(spec, &file.path, &file.text, previous),
+        None => (analyze(file), None),
+    }
+}
+
 /// How a write changed the code, as recorded on every `trace` event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MutationClass {

@@ -198,6 +198,9 @@ impl Hooks {
         let spawned = Command::new(&self.bin)
             .args(["hook", "claude-code"])
             .env("CLAUDE_PROJECT_DIR", &self.root)
+            // `INTENT_REPLAY_HELPER=1` lets the hooks use (and start) the
+            // workspace's resident helper; by default each answers itself.
+            .env("INTENT_HELPER", helper_setting())
             .current_dir(&self.root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -265,6 +268,13 @@ impl Hooks {
 
 /// Spawns `/bin/true` with the same stdio set-up as a hook and waits: the floor a
 /// hook's latency is stated against (DESIGN.md: a ratio to a floor of the same run).
+fn helper_setting() -> &'static str {
+    match std::env::var("INTENT_REPLAY_HELPER") {
+        Ok(v) if v != "0" => "on",
+        _ => "off",
+    }
+}
+
 pub fn spawn_floor() -> f64 {
     let started = Instant::now();
     let _ = Command::new("/bin/true")

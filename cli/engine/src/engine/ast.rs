@@ -119,6 +119,14 @@ pub fn prefetch(root: &Path, event: &HookEvent) -> Option<Prefetch> {
             // rather than parsed; the others are parsed side by side and kept for
             // the hooks to come.
             let workspace = Workspace::at(&root);
+            if crate::is_resident() {
+                // The old text first: its tree is what the new one re-parses from.
+                let mut prepared = Prepared::default();
+                for file in &files {
+                    prepared.insert(file, analysis_cache::analyze_resident(&workspace, file));
+                }
+                return prepared;
+            }
             let missing = std::sync::Mutex::new(Vec::new());
             let prepared = Prepared::analyze_missing(&files, |file| {
                 let found = analysis_cache::load(&workspace, file);
@@ -313,6 +321,10 @@ fn analyze_stored_turn(
         let mut fresh = Vec::new();
         for (index, file) in files.iter().enumerate() {
             if prepared.get(file).is_none() {
+                if crate::is_resident() {
+                    prepared.insert(file, analysis_cache::analyze_resident(workspace, file));
+                    continue;
+                }
                 match analysis_cache::load(workspace, file) {
                     Some(analysis) => prepared.insert(file, analysis),
                     None => fresh.push(index),

@@ -68,6 +68,9 @@ fn timed_process(
         .arg("--workspace")
         .arg(root)
         .args(args)
+        // Hooks answered in their own process: the cold path every hook can fall
+        // back to (and no helper left behind in the bench's temp workspace).
+        .env("INTENT_HELPER", "off")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
