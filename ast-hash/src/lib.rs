@@ -184,7 +184,10 @@ pub use tree_sitter::Tree;
 /// of the same path) when given, and returning the tree for the next version. The
 /// analysis is the one [`analyze`] gives: a tree with parse errors is parsed again
 /// from scratch, so hashes never depend on history.
-pub fn analyze_from(file: &SourceFile, previous: Option<(&Tree, &str)>) -> (FileAnalysis, Option<Tree>) {
+pub fn analyze_from(
+    file: &SourceFile,
+    previous: Option<(&Tree, &str)>,
+) -> (FileAnalysis, Option<Tree>) {
     match language_for_path(&file.path) {
         Some(spec) => walk::analyze_with(spec, &file.path, &file.text, previous),
         None => (analyze(file), None),

@@ -12,7 +12,7 @@ use intent_ast_hash::{
 
 const MIN_PRECISION: f64 = 0.97;
 
-fn read_tree(root: &Path) -> Vec<SourceFile> {
+pub(crate) fn read_tree(root: &Path) -> Vec<SourceFile> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<SourceFile>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;

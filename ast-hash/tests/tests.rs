@@ -4,6 +4,7 @@ mod test_blocks;
 mod test_classify;
 mod test_corpus;
 mod test_hashes;
+mod test_incremental;
 mod test_matching;
 mod test_origins;
 mod test_properties;

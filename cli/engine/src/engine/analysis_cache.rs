@@ -45,11 +45,17 @@ static KEPT: Mutex<(u64, Vec<Kept>)> = Mutex::new((0, Vec::new()));
 
 /// A kept analysis of exactly `file`, or else the newest error-free tree of its
 /// path and that tree's text, to re-parse from.
-fn recall_kept(file: &SourceFile, hash: blake3::Hash) -> Result<FileAnalysis, Option<(Tree, String)>> {
+fn recall_kept(
+    file: &SourceFile,
+    hash: blake3::Hash,
+) -> Result<FileAnalysis, Option<(Tree, String)>> {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
     let (clock, entries) = &mut *kept;
     *clock += 1;
-    if let Some(entry) = entries.iter_mut().find(|k| k.hash == hash && k.path == file.path) {
+    if let Some(entry) = entries
+        .iter_mut()
+        .find(|k| k.hash == hash && k.path == file.path)
+    {
         entry.used = *clock;
         return Ok(entry.analysis.clone());
     }
@@ -69,7 +75,12 @@ fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis, tree: Op
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
     let (clock, entries) = &mut *kept;
     if entries.len() >= KEEP_VERSIONS {
-        if let Some(oldest) = entries.iter().enumerate().min_by_key(|(_, k)| k.used).map(|(i, _)| i) {
+        if let Some(oldest) = entries
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, k)| k.used)
+            .map(|(i, _)| i)
+        {
             entries.swap_remove(oldest);
         }
     }
