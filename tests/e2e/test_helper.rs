@@ -112,6 +112,17 @@ fn hook_process(mut cmd: Command, payload: &Value) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// The `helper` check of `intent doctor --json`.
+fn helper_check(report: &Value) -> Value {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "helper")
+        .cloned()
+        .expect("doctor has a helper check")
+}
+
 fn alive(pid: u64) -> bool {
     // A zombie (exited, not yet reaped by whoever started it) is not alive.
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
@@ -266,6 +277,17 @@ fn without_a_helper_the_hook_answers_itself_and_starts_one() {
     let (again, _) = hook(&ws, &write_pre(&ws, "src/a.ts", "x", "t2"), true, &[]);
     assert_eq!(again, reply);
     assert_eq!(served(&ws), 1);
+    let doctor = run(&ws, &["doctor", "--json"], b"", true, &[]);
+    let report: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let check = helper_check(&report);
+    assert_eq!(check["status"], "ok", "{check}");
+    assert!(
+        check["detail"]
+            .as_str()
+            .unwrap()
+            .contains("1 hook(s) answered"),
+        "{check}"
+    );
     assert_eq!(
         ws.events().iter().filter(|e| e.kind == "tool.pre").count(),
         2
@@ -474,6 +496,19 @@ fn a_socket_that_is_not_one_or_too_long_a_path_leaves_hooks_answering_themselves
         .unwrap();
     assert!(!status.status.success());
     assert!(String::from_utf8_lossy(&status.stderr).contains("longer than the 107 bytes"));
+    let doctor = Command::new(intent_bin())
+        .arg("--workspace")
+        .arg(&root)
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let check = helper_check(&report);
+    assert_eq!(check["status"], "warn", "{check}");
+    assert!(
+        check["detail"].as_str().unwrap().contains("longer than"),
+        "{check}"
+    );
 }
 
 #[test]

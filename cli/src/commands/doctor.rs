@@ -41,6 +41,7 @@ pub fn run(config: &Config, _args: DoctorArgs) -> anyhow::Result<u8> {
     checks.extend(checkpoint(workspace));
     checks.extend(front_ends(workspace.root()));
     checks.extend(projections(workspace));
+    checks.push(helper(workspace));
     let failed = checks.iter().any(|c| c.status == "fail");
     if config.json() {
         let list: Vec<Value> = checks
@@ -317,4 +318,46 @@ fn projections(workspace: &Workspace) -> Vec<Check> {
         });
     }
     checks
+}
+
+/// Whether hooks can use a resident helper, and whether one runs (`intent helper`).
+fn helper(workspace: &Workspace) -> Check {
+    use crate::helper::wire::{Answer, Ask};
+    let place =
+        match crate::helper::Place::of(workspace) {
+            Ok(place) => place,
+            Err(why) => return Check::new(
+                "helper",
+                "warn",
+                format!(
+                    "hooks cannot use a resident helper ({why}); each answers in its own process"
+                ),
+            ),
+        };
+    if !crate::helper::enabled() {
+        return Check::new(
+            "helper",
+            "ok",
+            "off (INTENT_HELPER=off here): hooks answer in their own process",
+        );
+    }
+    match crate::helper::client::ask(&place, &Ask::Status) {
+        Ok(Answer::Status(s)) if s.exe != crate::helper::exe_identity() => Check::new(
+            "helper",
+            "warn",
+            format!(
+                "pid {} runs another `intent` binary; the next hook stops it and answers itself",
+                s.pid
+            ),
+        ),
+        Ok(Answer::Status(s)) => Check::new(
+            "helper",
+            "ok",
+            format!(
+                "pid {}, up {:.0} s, {} hook(s) answered, {} declined",
+                s.pid, s.uptime_secs, s.served, s.declined
+            ),
+        ),
+        _ => Check::new("helper", "ok", "not running; the next hook starts one"),
+    }
 }
