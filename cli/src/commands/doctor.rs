@@ -323,17 +323,18 @@ fn projections(workspace: &Workspace) -> Vec<Check> {
 /// Whether hooks can use a resident helper, and whether one runs (`intent helper`).
 fn helper(workspace: &Workspace) -> Check {
     use crate::helper::wire::{Answer, Ask};
-    let place =
-        match crate::helper::Place::of(workspace) {
-            Ok(place) => place,
-            Err(why) => return Check::new(
+    let place = match crate::helper::Place::of(workspace) {
+        Ok(place) => place,
+        Err(why) => {
+            return Check::new(
                 "helper",
                 "warn",
                 format!(
                     "hooks cannot use a resident helper ({why}); each answers in its own process"
                 ),
-            ),
-        };
+            )
+        }
+    };
     if !crate::helper::enabled() {
         return Check::new(
             "helper",

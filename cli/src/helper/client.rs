@@ -145,7 +145,7 @@ fn hook_ask(config: &Config, args: &HookArgs) -> Option<HookAsk> {
 /// Starts `intent helper serve` for the workspace, detached, unless a helper holds
 /// the lock (one is starting, or is alive but not answering: never two).
 pub fn start_helper(place: &Place) {
-    if std::fs::create_dir_all(place.dir()).is_err() {
+    if place.make_dir().is_err() {
         return;
     }
     let Ok(lock) = std::fs::OpenOptions::new()

@@ -88,6 +88,19 @@ impl Place {
     pub fn dir(&self) -> &Path {
         self.socket.parent().expect("the socket is in a directory")
     }
+
+    /// Creates [`Place::dir`] and the cache directory above it, and nothing
+    /// higher: a workspace deleted while its helper starts is not brought back.
+    pub fn make_dir(&self) -> std::io::Result<()> {
+        let cache = self.dir().parent().expect("the helper dir is in the cache");
+        for dir in [cache, self.dir()] {
+            match std::fs::create_dir(dir) {
+                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Whether hooks may use (and start) a helper: on unless `INTENT_HELPER` is `off`,

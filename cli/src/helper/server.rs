@@ -24,6 +24,7 @@ struct Shared {
     root: PathBuf,
     socket: PathBuf,
     socket_inode: u64,
+    ledger: PathBuf,
     exe: String,
     shared_env: Vec<(String, String)>,
     started: Instant,
@@ -44,8 +45,15 @@ pub fn serve(workspace: &Workspace, idle_limit: Duration) -> anyhow::Result<()> 
         "{} has no .orchestration/; run `intent init` there first",
         workspace.root().display()
     );
+    // A workspace being deleted (its ledger already gone) gets no helper.
+    anyhow::ensure!(
+        workspace.ledger_path().exists(),
+        "no ledger at {}; the next hook starts the helper once there is one",
+        workspace.ledger_path().display()
+    );
     let place = Place::of(workspace).map_err(anyhow::Error::msg)?;
-    std::fs::create_dir_all(place.dir())
+    place
+        .make_dir()
         .with_context(|| format!("cannot create {}", place.dir().display()))?;
     let lock = std::fs::OpenOptions::new()
         .create(true)
@@ -71,6 +79,7 @@ pub fn serve(workspace: &Workspace, idle_limit: Duration) -> anyhow::Result<()> 
         root: place.root.clone(),
         socket_inode: std::fs::metadata(&place.socket)?.ino(),
         socket: place.socket.clone(),
+        ledger: workspace.ledger_path(),
         exe: super::exe_identity(),
         shared_env: super::shared_environment(),
         started: Instant::now(),
@@ -148,8 +157,8 @@ fn reason_to_stop(shared: &Shared, in_flight: usize) -> Option<&'static str> {
     if socket_inode(&shared.socket) != Some(shared.socket_inode) {
         return Some("its socket was removed or replaced");
     }
-    if !shared.root.is_dir() {
-        return Some("its workspace is gone");
+    if !shared.root.is_dir() || !shared.ledger.exists() {
+        return Some("its workspace or its ledger is gone");
     }
     let idle = shared
         .last_request
