@@ -328,12 +328,21 @@ fn helper_with(ws: &TestWorkspace, program: &Path, extra: &[(&str, &str)]) -> Ch
     for (name, value) in extra {
         cmd.env(name, value);
     }
-    let child = cmd
-        .stdin(Stdio::null())
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
+    // A freshly copied binary can be briefly "busy": another test's fork may still
+    // hold the copy's write descriptor until it execs (ETXTBSY). Retry that only.
+    let mut tries = 0;
+    let child = loop {
+        match cmd.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            spawned => break spawned.unwrap(),
+        }
+    };
     wait_for("the helper's socket", || socket(ws).exists());
     child
 }
