@@ -28,7 +28,16 @@ struct Stored {
     errors: Vec<ParseError>,
     hashes: Option<BlockHashes>,
     detail: Detail,
+    /// [`GRAMMAR_REVISION`] of the build that parsed it.
+    grammars: u32,
 }
+
+/// Bumped whenever a grammar change makes some source parse differently (a patched
+/// or upgraded grammar): an analysis stored by an earlier build is then parsed again
+/// rather than restored. Hashes of sources that parse the same are unaffected, so
+/// this is not [`SCHEME_VERSION`]. 1: the TypeScript scanner fix of
+/// `vendor/tree-sitter-typescript/PATCHED.md`.
+pub const GRAMMAR_REVISION: u32 = 1;
 
 /// Serializes `analysis` (without its text) for [`decode`].
 pub fn encode(analysis: &FileAnalysis) -> Vec<u8> {
@@ -41,16 +50,18 @@ pub fn encode(analysis: &FileAnalysis) -> Vec<u8> {
         errors: analysis.errors.clone(),
         hashes: analysis.hashes,
         detail: analysis.detail.clone(),
+        grammars: GRAMMAR_REVISION,
     };
     postcard::to_allocvec(&stored).unwrap_or_default()
 }
 
 /// Restores an analysis of `file` from bytes made by [`encode`]; `None` when the
 /// bytes are damaged or were made from another path, another text, another
-/// hashing scheme or a grammar this build does not have.
+/// hashing scheme, another grammar revision or a grammar this build does not have.
 pub fn decode(bytes: &[u8], file: &SourceFile) -> Option<FileAnalysis> {
     let stored: Stored = postcard::from_bytes(bytes).ok()?;
     if stored.scheme != SCHEME_VERSION
+        || stored.grammars != GRAMMAR_REVISION
         || stored.path != file.path
         || stored.text_blake3 != blake3::hash(file.text.as_bytes()).to_hex().as_str()
     {
