@@ -64,3 +64,53 @@ fn a_version_with_a_syntax_error_and_the_repair_after_it_match_fresh_parses() {
     }
     assert_incremental_equals_fresh(&files[0], &files[2]);
 }
+
+/// Whole declarations, each valid on its own, for versions built from them: any
+/// sequence parses without errors, so the incremental path (not the fresh re-parse
+/// that follows an error) is what the property below exercises.
+const DECLARATIONS: &[&str] = &[
+    "import { a } from './a'\n",
+    "export function add(x: number, y: number): number {\n  return x + y\n}\n",
+    "export function add(x: number, y: number): number {\n  return x - y\n}\n",
+    "interface Get<E> {\n  <K extends keyof E>(key: K): E[K]\n  <K extends string>(key: K): unknown\n}\n",
+    "export class Service {\n  run(x: number) {\n    return a(x) + 1\n  }\n\n  stop() {}\n}\n",
+    "export class Service {\n  run(x: number) {\n    return a(x) + 2\n  }\n}\n",
+    "const table = {\n  one: 1,\n  two: 2,\n}\n",
+    "// a comment line\n",
+    "\n",
+    "export type Pair<T> = [T, T]\n",
+    "export const helper = (y: string) => y.trim()\n",
+    "enum Color {\n  Red,\n  Green,\n}\n",
+];
+
+/// A version: the declarations at `picks`, without its final newline when `open`.
+fn version(picks: &[usize], open: bool) -> SourceFile {
+    let mut text: String = picks.iter().map(|&i| DECLARATIONS[i]).collect();
+    if open {
+        text.pop();
+    }
+    SourceFile::new("src/v.ts", text)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 64,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    })]
+
+    /// Edits anywhere, many at once (reordered, inserted, removed and replaced
+    /// declarations, a final newline added or dropped): the re-parse from the
+    /// previous tree, one tree edit per changed run of lines, equals a fresh parse.
+    #[test]
+    fn many_edits_at_once_reparse_to_the_fresh_analysis(
+        old in proptest::collection::vec(0..DECLARATIONS.len(), 0..14),
+        new in proptest::collection::vec(0..DECLARATIONS.len(), 0..14),
+        old_open: bool,
+        new_open: bool,
+    ) {
+        let (old, new) = (version(&old, old_open), version(&new, new_open));
+        assert!(analyze(&new).errors.is_empty() || new.text.is_empty(), "{:?}", new.text);
+        assert_incremental_equals_fresh(&old, &new);
+    }
+}

@@ -7,12 +7,14 @@
 //! segment and emit the digests in canonical order. See the crate docs for the format.
 
 mod collect;
+mod edits;
 mod emit;
 mod parse;
 
 use tree_sitter::{Node, Tree, TreeCursor};
 
-use parse::{edit_between, fixed, give_buffer, parse, table, take_buffer, Fixed, Table};
+use edits::edits_between;
+use parse::{fixed, give_buffer, parse, table, take_buffer, Fixed, Table};
 
 use crate::hash::{Domain, Kind, Stream};
 use crate::lang::{
@@ -62,7 +64,9 @@ pub(crate) fn analyze_with(
     // costs a fraction of a fresh parse and yields the same tree.
     let edited = previous.map(|(tree, old_text)| {
         let mut tree = tree.clone();
-        tree.edit(&edit_between(old_text, text));
+        for edit in edits_between(old_text, text) {
+            tree.edit(&edit);
+        }
         tree
     });
     // Error recovery may differ between an incremental and a fresh parse: a tree

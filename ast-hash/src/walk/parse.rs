@@ -1,10 +1,9 @@
-//! Per-grammar tables, the thread-local parsers and buffers, and the edit that lets
-//! a file's next version re-parse incrementally.
+//! Per-grammar tables, and the thread-local parsers and buffers.
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use tree_sitter::{InputEdit, Parser, Point, Tree};
+use tree_sitter::{Parser, Tree};
 
 use crate::hash::{kind as kind_of, Kind};
 use crate::lang::{languages, BlockKind, KindInfo, LanguageSpec};
@@ -147,39 +146,4 @@ pub(super) fn parse(
         };
         parsers[index].1.parse(text, old)
     })
-}
-
-/// The single edit that turns `old` into `new`: the span between their common prefix
-/// and common suffix (on character boundaries).
-pub(super) fn edit_between(old: &str, new: &str) -> InputEdit {
-    let (a, b) = (old.as_bytes(), new.as_bytes());
-    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
-        prefix -= 1;
-    }
-    let room = a.len().min(b.len()) - prefix;
-    let mut suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(room)
-        .take_while(|(x, y)| x == y)
-        .count();
-    while !old.is_char_boundary(a.len() - suffix) || !new.is_char_boundary(b.len() - suffix) {
-        suffix -= 1;
-    }
-    let point = |text: &str, byte: usize| {
-        let before = &text.as_bytes()[..byte];
-        let row = before.iter().filter(|&&c| c == b'\n').count();
-        let column = before.iter().rev().take_while(|&&c| c != b'\n').count();
-        Point { row, column }
-    };
-    InputEdit {
-        start_byte: prefix,
-        old_end_byte: a.len() - suffix,
-        new_end_byte: b.len() - suffix,
-        start_position: point(old, prefix),
-        old_end_position: point(old, a.len() - suffix),
-        new_end_position: point(new, b.len() - suffix),
-    }
 }

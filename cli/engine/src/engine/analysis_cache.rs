@@ -9,6 +9,7 @@
 //! so a damaged or stale file costs a parse, never a wrong answer. The directory is
 //! trimmed to the newest entries when a new prompt starts.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 use intent_ast_hash::{FileAnalysis, SourceFile, Tree};
@@ -25,53 +26,49 @@ pub fn trim(workspace: &Workspace) {
     super::texts::prune_oldest(&intent_query::analyses::dir(workspace), TRIM_ABOVE, KEEP);
 }
 
-/// Versions (path and text) whose analysis and tree the resident helper keeps.
+/// Versions (path and text) whose analysis the resident helper keeps.
 const KEEP_VERSIONS: usize = 64;
+/// Text bytes of the newest trees the resident helper keeps, one per path (a tree
+/// takes roughly ten times its text): the oldest-used paths go first above this.
+const KEEP_TREE_TEXT_BYTES: usize = 16 << 20;
 
-/// Recent analyses and parsed trees, kept by the resident helper (`intent
-/// helper`) between hooks: the text a write replaces, and the texts a turn started
-/// from, are then restored without decoding, and a new text is re-parsed
-/// incrementally from the newest tree of its path instead of from scratch.
+/// Recent analyses, kept by the resident helper (`intent helper`) between hooks:
+/// the text a write replaces, and the texts a turn started from, are then
+/// restored without decoding.
 struct Kept {
     path: String,
     hash: blake3::Hash,
     analysis: FileAnalysis,
-    /// `None` for an analysis restored from disk (no tree was built).
-    tree: Option<Tree>,
     used: u64,
 }
 
 static KEPT: Mutex<(u64, Vec<Kept>)> = Mutex::new((0, Vec::new()));
 
-/// A kept analysis of exactly `file`, or else the newest error-free tree of its
-/// path and that tree's text, to re-parse from.
-fn recall_kept(
-    file: &SourceFile,
-    hash: blake3::Hash,
-) -> Result<FileAnalysis, Option<(Tree, String)>> {
+/// The newest error-free tree of every path the resident helper parsed, with its
+/// text: a new text of the path is re-parsed incrementally from it. Kept apart from
+/// [`KEPT`] and per path, so a file written again after many others (hono's
+/// `src/types.ts`: 2,800 lines, a fresh parse ~15 ms) still re-parses from its tree.
+struct NewestTree {
+    tree: Tree,
+    text: String,
+    used: u64,
+}
+
+static TREES: Mutex<(u64, Option<HashMap<String, NewestTree>>)> = Mutex::new((0, None));
+
+/// A kept analysis of exactly `file`.
+fn recall_kept(file: &SourceFile, hash: blake3::Hash) -> Option<FileAnalysis> {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
     let (clock, entries) = &mut *kept;
     *clock += 1;
-    if let Some(entry) = entries
+    let entry = entries
         .iter_mut()
-        .find(|k| k.hash == hash && k.path == file.path)
-    {
-        entry.used = *clock;
-        return Ok(entry.analysis.clone());
-    }
-    // A tree with errors is no start for an incremental parse: its result would
-    // have errors too and be parsed again from scratch anyway. Cloning a tree is a
-    // reference count; the parse runs unlocked.
-    Err(entries
-        .iter()
-        .filter(|k| k.path == file.path)
-        .filter_map(|k| Some((k.used, k.tree.as_ref()?, k.analysis.text())))
-        .filter(|(_, tree, _)| !tree.root_node().has_error())
-        .max_by_key(|(used, _, _)| *used)
-        .map(|(_, tree, text)| (tree.clone(), text.to_string())))
+        .find(|k| k.hash == hash && k.path == file.path)?;
+    entry.used = *clock;
+    Some(entry.analysis.clone())
 }
 
-fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis, tree: Option<Tree>) {
+fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis) {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
     let (clock, entries) = &mut *kept;
     if entries.len() >= KEEP_VERSIONS {
@@ -88,9 +85,53 @@ fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis, tree: Op
         path: file.path.clone(),
         hash,
         analysis: analysis.clone(),
-        tree,
         used: *clock,
     });
+}
+
+/// The newest tree of `path` and its text. Cloning a tree is a reference count;
+/// the parse that uses it runs unlocked.
+fn newest_tree(path: &str) -> Option<(Tree, String)> {
+    let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
+    let (clock, map) = &mut *trees;
+    *clock += 1;
+    let entry = map.as_mut()?.get_mut(path)?;
+    entry.used = *clock;
+    Some((entry.tree.clone(), entry.text.clone()))
+}
+
+/// Makes `tree` the newest of its path, unless it has errors: such a tree is no
+/// start for an incremental parse (its result would have errors too and be parsed
+/// again from scratch anyway).
+fn keep_tree(file: &SourceFile, tree: Tree) {
+    if tree.root_node().has_error() {
+        return;
+    }
+    let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
+    let (clock, map) = &mut *trees;
+    *clock += 1;
+    let map = map.get_or_insert_with(HashMap::new);
+    map.insert(
+        file.path.clone(),
+        NewestTree {
+            tree,
+            text: file.text.clone(),
+            used: *clock,
+        },
+    );
+    let mut bytes: usize = map.values().map(|t| t.text.len()).sum();
+    while bytes > KEEP_TREE_TEXT_BYTES && map.len() > 1 {
+        let Some(oldest) = map
+            .iter()
+            .min_by_key(|(_, t)| t.used)
+            .map(|(path, _)| path.clone())
+        else {
+            break;
+        };
+        if let Some(gone) = map.remove(&oldest) {
+            bytes -= gone.text.len();
+        }
+    }
 }
 
 /// The analysis of `file` in the resident helper: kept in memory, else stored on
@@ -98,19 +139,22 @@ fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis, tree: Op
 /// one) and stored for the hooks and queries to come.
 pub fn analyze_resident(workspace: &Workspace, file: &SourceFile) -> FileAnalysis {
     let hash = blake3::hash(file.text.as_bytes());
-    let previous = match recall_kept(file, hash) {
-        Ok(analysis) => return analysis,
-        Err(previous) => previous,
-    };
-    if let Some(analysis) = load(workspace, file) {
-        keep(file, hash, &analysis, None);
+    if let Some(analysis) = recall_kept(file, hash) {
         return analysis;
     }
+    if let Some(analysis) = load(workspace, file) {
+        keep(file, hash, &analysis);
+        return analysis;
+    }
+    let previous = newest_tree(&file.path);
     let (analysis, tree) = intent_ast_hash::analyze_from(
         file,
         previous.as_ref().map(|(tree, text)| (tree, text.as_str())),
     );
     store(workspace, &analysis);
-    keep(file, hash, &analysis, tree);
+    keep(file, hash, &analysis);
+    if let Some(tree) = tree {
+        keep_tree(file, tree);
+    }
     analysis
 }
