@@ -160,3 +160,49 @@ fn events_the_state_does_not_use_leave_the_cache_file_alone() {
         .unwrap();
     assert_eq!(cached, rebuilt);
 }
+
+/// The resident helper saves a state after it has answered, in a later transaction:
+/// events appended meanwhile by another process are caught up before the save, and
+/// a state made from a ledger that has since been replaced is not saved at all.
+#[test]
+fn a_state_saved_later_is_caught_up_first_and_never_saved_over_another_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.jsonl");
+    let cache = StateCache::new(&dir.path().join(".cache"));
+    let mut ledger = fast_ledger(&path);
+    ledger.append_batch(session_events(1)).unwrap();
+    let made = ledger
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load(tx) })
+        .unwrap();
+    // Another process appends before the deferred save runs.
+    ledger.append_batch(session_events(2)).unwrap();
+    ledger
+        .transaction(|tx| cache.save_current(tx, made.clone()))
+        .unwrap();
+    let end = std::fs::metadata(&path).unwrap().len();
+    let on_disk: HookState =
+        serde_json::from_slice(&std::fs::read(dir.path().join(".cache/state.json")).unwrap())
+            .unwrap();
+    assert_eq!(on_disk.stamp.end, end, "saved caught up to the tail");
+    let loaded = ledger
+        .transaction(|tx| -> intent_ledger::Result<HookState> { cache.load_full(tx) })
+        .unwrap();
+    assert_eq!(loaded, HookState::rebuild(&path, end).unwrap());
+
+    // The ledger is replaced (a restore, a re-init) before a deferred save runs. (A
+    // rebuilt state has every part to write: nothing is skipped as unchanged.)
+    let stale = HookState::rebuild(&path, end).unwrap();
+    drop(ledger);
+    std::fs::remove_file(&path).unwrap();
+    intent_ledger::head::forget(&path).unwrap();
+    std::fs::remove_dir_all(dir.path().join(".cache")).unwrap();
+    let mut other = Ledger::open(&path).unwrap();
+    other.append_batch(session_events(3)).unwrap();
+    other
+        .transaction(|tx| cache.save_current(tx, stale.clone()))
+        .unwrap();
+    assert!(
+        !dir.path().join(".cache/state.json").exists(),
+        "a state of another ledger is dropped, not saved"
+    );
+}

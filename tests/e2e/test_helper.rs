@@ -255,10 +255,26 @@ fn hooks_answered_by_the_helper_say_and_record_what_hooks_in_process_do() {
     for (a, b) in mine.iter().zip(&theirs) {
         assert_eq!(a, b);
     }
-    let out = run(&there, &["verify"], b"", true, &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
     run(&there, &["helper", "stop"], b"", true, &[]);
     assert!(helper.wait().unwrap().success());
+    // The helper saves the hook state after answering (off the hook's critical
+    // path): once it is gone, what it saved is what the hooks in process saved.
+    let (mine, theirs) = (saved_state(&here), saved_state(&there));
+    assert_eq!(mine["stamp"]["seq"], theirs["stamp"]["seq"]);
+    assert!(mine["stamp"]["seq"].as_u64().unwrap() > 10);
+    assert_eq!(mine, theirs);
+    let out = run(&there, &["verify"], b"", true, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// The saved hook state (`state.json`), without what differs between two runs.
+fn saved_state(ws: &TestWorkspace) -> Value {
+    let path = ws.root().join(".orchestration/.cache/state.json");
+    let mut state: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    state["stamp"]["h"] = Value::Null;
+    state["stamp"]["end"] = Value::Null;
+    scrub(&mut state);
+    state
 }
 
 #[test]

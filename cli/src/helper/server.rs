@@ -219,6 +219,9 @@ fn respond(mut stream: UnixStream, shared: &Shared) {
         }
     };
     let _ = wire::write_answer(&mut stream, &answer);
+    // The hook has its answer: now the work that only keeps caches current.
+    drop(stream);
+    intent_engine::engine::deferred::finish();
 }
 
 fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {

@@ -34,11 +34,7 @@ impl StateCache {
         let cached: Option<HookState> = std::fs::read(&self.path)
             .ok()
             .and_then(|bytes| serde_json::from_slice(&bytes).ok());
-        let usable = cached.filter(|state| {
-            state.version == STATE_VERSION
-                && state.stamp.end <= tx.end()
-                && state.stamp.matches(tx.path())
-        });
+        let usable = cached.filter(|state| fits(state, tx));
         match usable {
             Some(mut state) => {
                 state.shards = Some(Shards {
@@ -57,6 +53,19 @@ impl StateCache {
                 HookState::rebuild(tx.path(), tx.end())
             }
         }
+    }
+
+    /// Saves a state made by an earlier transaction of this process (the resident
+    /// helper saves after it has answered, off the hook's critical path): brought
+    /// up to this transaction's tail first, as a load would. A state made from
+    /// another ledger file (replaced in between) is dropped instead; the next load
+    /// then rebuilds or catches up from what is on disk, as after a crash.
+    pub fn save_current(&self, tx: &Transaction<'_>, mut state: HookState) -> Result<()> {
+        if !fits(&state, tx) {
+            return Ok(());
+        }
+        state.catch_up(tx.path(), tx.end())?;
+        self.save(&state)
     }
 
     /// Loads the state with every shard in memory (for comparisons and exports).
@@ -141,6 +150,12 @@ impl StateCache {
         }
         write_json(&self.path, state)
     }
+}
+
+/// Whether `state` was made from this transaction's ledger file, up to at most its
+/// tail, by this version of the state format.
+fn fits(state: &HookState, tx: &Transaction<'_>) -> bool {
+    state.version == STATE_VERSION && state.stamp.end <= tx.end() && state.stamp.matches(tx.path())
 }
 
 pub(super) fn session_shard(dir: &Path, session: &str) -> PathBuf {

@@ -7,6 +7,7 @@
 mod analysis_cache;
 pub(crate) mod ast;
 pub mod context;
+pub mod deferred;
 pub(crate) mod event;
 mod handshakes;
 pub mod lessons;
@@ -209,6 +210,9 @@ impl Engine {
         origin: Origin,
         work: impl FnOnce(&mut EventTx<'_, '_>) -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
+        // A save this thread deferred goes first, so a state is never saved over a
+        // newer one.
+        deferred::finish();
         let mut ledger = self.workspace.open_ledger(self.ledger_options.clone())?;
         crate::timings::mark("open ledger");
         ledger.transaction(|tx| {
@@ -238,8 +242,13 @@ impl Engine {
             crate::timings::mark("work");
             let EventTx { tx, mut state, .. } = turn;
             state.catch_up(tx.path(), tx.end())?;
-            cache.save(&state)?;
-            crate::timings::mark("save state");
+            if crate::is_resident() {
+                deferred::defer_save(&self.workspace, &self.ledger_options, state);
+                crate::timings::mark("defer state save");
+            } else {
+                cache.save(&state)?;
+                crate::timings::mark("save state");
+            }
             Ok(result)
         })
     }
