@@ -102,12 +102,26 @@ pub(crate) fn resolve_module(
         return None;
     }
     let base = normalize_source(importer, source);
-    let mut candidates = vec![base.clone()];
-    for ext in EXTENSIONS {
-        candidates.push(format!("{base}{ext}"));
+    // Candidates in TypeScript's order, built in one buffer (this runs for every
+    // import of every file of a turn, on every write).
+    let mut candidate = String::with_capacity(base.len() + 12);
+    let mut find = |parts: &[&str]| {
+        candidate.clear();
+        parts.iter().for_each(|part| candidate.push_str(part));
+        paths.get(candidate.as_str()).copied()
+    };
+    if let Some(found) = find(&[&base]) {
+        return Some(found);
     }
     for ext in EXTENSIONS {
-        candidates.push(format!("{base}/index{ext}"));
+        if let Some(found) = find(&[&base, ext]) {
+            return Some(found);
+        }
+    }
+    for ext in EXTENSIONS {
+        if let Some(found) = find(&[&base, "/index", ext]) {
+            return Some(found);
+        }
     }
     for (js, ts) in [
         (".js", ".ts"),
@@ -117,12 +131,12 @@ pub(crate) fn resolve_module(
         (".cjs", ".cts"),
     ] {
         if let Some(stem) = base.strip_suffix(js) {
-            candidates.push(format!("{stem}{ts}"));
+            if let Some(found) = find(&[stem, ts]) {
+                return Some(found);
+            }
         }
     }
-    candidates
-        .iter()
-        .find_map(|c| paths.get(c.as_str()).copied())
+    None
 }
 
 struct Resolver<'a> {
@@ -130,8 +144,9 @@ struct Resolver<'a> {
     paths: HashMap<&'a str, usize>,
     /// Per file: name -> alpha hashes of the items declaring it.
     declared: Vec<HashMap<&'a str, Vec<Hash128>>>,
-    /// Per file: local name -> (source, imported name).
-    imported: Vec<HashMap<&'a str, (&'a str, &'a str)>>,
+    /// Per file: local name -> (source, imported name, the file of the turn the
+    /// source resolves to), resolved once per source.
+    imported: Vec<HashMap<&'a str, (&'a str, &'a str, Option<usize>)>>,
     /// Per file: exported name -> alpha hashes of the items exporting it.
     exported: Vec<HashMap<&'a str, Vec<Hash128>>>,
     /// Per file: whether it is a classic script (shares the global scope).
@@ -214,6 +229,7 @@ impl<'a> Resolver<'a> {
         for file in files {
             let mut declared: HashMap<&str, Vec<Hash128>> = HashMap::new();
             let mut imported = HashMap::new();
+            let mut targets: HashMap<&str, Option<usize>> = HashMap::new();
             let mut exported: HashMap<&str, Vec<Hash128>> = HashMap::new();
             for item in &file.detail.items {
                 for name in &item.declared {
@@ -223,8 +239,12 @@ impl<'a> Resolver<'a> {
                     exported.entry(name).or_default().push(item.hashes.alpha);
                 }
                 if let Some(import) = &item.import {
+                    let source = import.source.as_str();
+                    let target = *targets
+                        .entry(source)
+                        .or_insert_with(|| resolve_module(&file.path, source, &resolver.paths));
                     for (local, name) in &import.bindings {
-                        imported.insert(local.as_str(), (import.source.as_str(), name.as_str()));
+                        imported.insert(local.as_str(), (source, name.as_str(), target));
                     }
                 }
             }
@@ -249,7 +269,7 @@ impl<'a> Resolver<'a> {
         if let Some(hashes) = self.declared[file].get(name) {
             return Self::decl(name, hashes);
         }
-        let Some(&(source, imported)) = self.imported[file].get(name) else {
+        let Some(&(source, imported, target)) = self.imported[file].get(name) else {
             if self.script[file] {
                 if let Some(hashes) = self.script_globals.get(name) {
                     return Self::decl(name, hashes);
@@ -258,7 +278,7 @@ impl<'a> Resolver<'a> {
             return "global".to_string();
         };
         let importer = &self.files[file].path;
-        match resolve_module(importer, source, &self.paths) {
+        match target {
             Some(target) => match self.exported[target].get(imported) {
                 Some(hashes) => Self::decl(imported, hashes),
                 None => format!("import {} {imported}", self.files[target].path),
@@ -267,10 +287,27 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn env(&self, file: usize, names: &[String]) -> Vec<(String, String)> {
+    /// The environment of names free in a declaration of `file`; `memo` holds the
+    /// file's resolutions made so far (its declarations share most free names).
+    fn env(
+        &self,
+        file: usize,
+        names: &[String],
+        memo: &mut HashMap<String, String>,
+    ) -> Vec<(String, String)> {
         names
             .iter()
-            .map(|name| (name.clone(), self.resolve(file, name)))
+            .map(|name| {
+                let resolution = match memo.get(name) {
+                    Some(known) => known.clone(),
+                    None => {
+                        let made = self.resolve(file, name);
+                        memo.insert(name.clone(), made.clone());
+                        made
+                    }
+                };
+                (name.clone(), resolution)
+            })
             .collect()
     }
 
@@ -295,10 +332,15 @@ fn encode(tag: &str, parts: &[&[u8]]) -> Vec<u8> {
     out
 }
 
+/// `encode("", [name, resolution])` of every pair, concatenated.
 fn env_bytes(env: &[(String, String)]) -> Vec<u8> {
-    let mut out = Vec::new();
+    let size: usize = env.iter().map(|(n, r)| n.len() + r.len() + 16).sum();
+    let mut out = Vec::with_capacity(size);
     for (name, resolution) in env {
-        out.extend_from_slice(&encode("", &[name.as_bytes(), resolution.as_bytes()]));
+        for part in [name.as_bytes(), resolution.as_bytes()] {
+            out.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            out.extend_from_slice(part);
+        }
     }
     out
 }
@@ -360,6 +402,7 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit> {
                 TopLevelRole::Barrier | TopLevelRole::Directive => {}
             }
         }
+        let mut memo = HashMap::new();
         for group in groups {
             let mut names: Vec<String> = group
                 .iter()
@@ -367,7 +410,7 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit> {
                 .collect();
             names.sort();
             names.dedup();
-            let env = resolver.env(f, &names);
+            let env = resolver.env(f, &names, &mut memo);
             let alphas: Vec<&[u8]> = group
                 .iter()
                 .map(|&i| &items[i].hashes.alpha.0[..])
@@ -421,6 +464,7 @@ fn sequence(resolver: &Resolver<'_>, f: usize) -> Unit {
     let mut bytes = Vec::new();
     let mut envs = Vec::new();
     let mut run: BTreeSet<&str> = BTreeSet::new();
+    let mut memo = HashMap::new();
     let flush = |run: &mut BTreeSet<&str>, bytes: &mut Vec<u8>| {
         if !run.is_empty() {
             let names: Vec<&[u8]> = run.iter().map(|n| n.as_bytes()).collect();
@@ -432,7 +476,7 @@ fn sequence(resolver: &Resolver<'_>, f: usize) -> Unit {
         match item.role {
             TopLevelRole::Barrier => {
                 flush(&mut run, &mut bytes);
-                let env = resolver.env(f, &item.free);
+                let env = resolver.env(f, &item.free, &mut memo);
                 bytes.extend_from_slice(&encode(
                     "barrier",
                     &[&item.hashes.alpha.0, &env_bytes(&env)],
