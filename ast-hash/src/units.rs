@@ -139,6 +139,10 @@ pub(crate) fn resolve_module(
     None
 }
 
+/// An imported name: its module source, its name there, and the file of the turn
+/// the source resolves to.
+type Imported<'a> = (&'a str, &'a str, Option<usize>);
+
 struct Resolver<'a> {
     files: &'a [FileAnalysis],
     paths: HashMap<&'a str, usize>,
@@ -146,7 +150,7 @@ struct Resolver<'a> {
     declared: Vec<HashMap<&'a str, Vec<Hash128>>>,
     /// Per file: local name -> (source, imported name, the file of the turn the
     /// source resolves to), resolved once per source.
-    imported: Vec<HashMap<&'a str, (&'a str, &'a str, Option<usize>)>>,
+    imported: Vec<HashMap<&'a str, Imported<'a>>>,
     /// Per file: exported name -> alpha hashes of the items exporting it.
     exported: Vec<HashMap<&'a str, Vec<Hash128>>>,
     /// Per file: whether it is a classic script (shares the global scope).
