@@ -10,6 +10,7 @@ pub mod config;
 pub mod exit;
 pub mod frontends;
 pub mod helper;
+mod hook_argv;
 pub mod mcp;
 mod progress;
 pub mod sync;
@@ -90,7 +91,10 @@ pub enum Command {
 
 /// Parses the process arguments, runs the command and returns the exit code.
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // A hook process (one per tool call) skips building clap's command tree.
+    let parsed = hook_argv::parse(&args).map_or_else(|| Cli::try_parse_from(&args), Ok);
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             // clap prints help/version to stdout (exit 0) and usage errors to stderr (2).
