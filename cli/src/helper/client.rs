@@ -110,6 +110,9 @@ fn likely_workspace(config: &Config, args: &HookArgs) -> Workspace {
         return config.workspace.clone();
     }
     match std::env::var_os(project_dir_variable(args.front_end)) {
+        // Usually the front-end runs its hooks in the project directory itself,
+        // which `config` was discovered from already.
+        Some(dir) if Path::new(&dir) == config.workspace.root() => config.workspace.clone(),
         Some(dir) => Workspace::discover(Path::new(&dir)),
         None => config.workspace.clone(),
     }
