@@ -14,14 +14,14 @@ use crate::common::{intent_bin, stderr, TestWorkspace};
 
 const SPECS: &str = "active_intents:\n  - id: INT-001\n    name: Auth\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n";
 
-fn workspace() -> TestWorkspace {
+pub(crate) fn workspace() -> TestWorkspace {
     let ws = TestWorkspace::new();
     std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
     ws
 }
 
 /// `intent args…` in `ws` with the helper on (or off), waiting for it.
-fn run(
+pub(crate) fn run(
     ws: &TestWorkspace,
     args: &[&str],
     stdin: &[u8],
@@ -42,7 +42,7 @@ fn run(
 }
 
 /// One Claude Code hook; returns its reply and stderr.
-fn hook(
+pub(crate) fn hook(
     ws: &TestWorkspace,
     payload: &Value,
     helper: bool,
@@ -72,7 +72,7 @@ fn status(ws: &TestWorkspace) -> Option<Value> {
         .then(|| status["helper"].clone())
 }
 
-fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+pub(crate) fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     let started = Instant::now();
     while !done() {
         assert!(
@@ -135,11 +135,11 @@ fn alive(pid: u64) -> bool {
     })
 }
 
-fn prompt(ws: &TestWorkspace, text: &str) -> Value {
+pub(crate) fn prompt(ws: &TestWorkspace, text: &str) -> Value {
     json!({"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": ws.root(), "prompt": text, "prompt_id": "p1"})
 }
 
-fn write_pre(ws: &TestWorkspace, rel: &str, content: &str, id: &str) -> Value {
+pub(crate) fn write_pre(ws: &TestWorkspace, rel: &str, content: &str, id: &str) -> Value {
     json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(), "tool_name": "Write",
         "tool_input": {"file_path": ws.root().join(rel), "content": content}, "tool_use_id": id})
 }
@@ -335,7 +335,7 @@ fn a_crashed_helper_is_replaced_and_no_hook_is_lost() {
 
 /// A helper started by hand with `extra` in its environment, as the hooks' own
 /// command would start it.
-fn helper_with(ws: &TestWorkspace, program: &Path, extra: &[(&str, &str)]) -> Child {
+pub(crate) fn helper_with(ws: &TestWorkspace, program: &Path, extra: &[(&str, &str)]) -> Child {
     let mut cmd = Command::new(program);
     cmd.arg("--workspace")
         .arg(ws.root())

@@ -20,7 +20,7 @@ use intent_ledger::Workspace;
 use serde_json::{json, Value};
 
 /// Files larger than this are classified by text rules only.
-const MAX_AST_BYTES: usize = 2 * 1024 * 1024;
+pub(super) const MAX_AST_BYTES: usize = 2 * 1024 * 1024;
 
 /// What the turn's files looked like before the turn: `Some(text)` for an existing
 /// text file, `None` for a file the turn created. Files whose old text is unknown

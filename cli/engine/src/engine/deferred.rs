@@ -8,11 +8,22 @@
 //! next load would. If the helper dies before that, the next load catches up from
 //! the older state on disk, as after any crash. A one-shot hook process saves
 //! inline (nothing outlives it to save later).
+//!
+//! After an allowed PreToolUse of a write, the helper also analyzes the text the
+//! write will produce (`content`, or the file with the edit applied), while the
+//! tool runs: the PostToolUse then finds the analysis made. It is kept by path and
+//! text like any other (a write that never happens, or produces another text,
+//! only leaves an unused entry), so it can never change an answer.
 
 use std::cell::RefCell;
 
+use intent_ast_hash::SourceFile;
 use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::{LedgerOptions, Workspace};
+use serde_json::Value;
+
+use super::analysis_cache;
+use super::ast::MAX_AST_BYTES;
 
 struct DeferredSave {
     workspace: Workspace,
@@ -20,10 +31,78 @@ struct DeferredSave {
     state: HookState,
 }
 
+/// A file a write is about to change, and how (a tool's input).
+struct Prewarm {
+    workspace: Workspace,
+    rel: String,
+    input: Value,
+}
+
 thread_local! {
     /// At most one save per thread: a newer state replaces an older one (it was
     /// loaded from disk and caught up over the same events, so it holds them all).
     static PENDING: RefCell<Option<DeferredSave>> = const { RefCell::new(None) };
+    static PREWARM: RefCell<Option<Prewarm>> = const { RefCell::new(None) };
+}
+
+/// Keeps a write's target (`rel`, workspace-relative, with a grammar) and the
+/// tool's input, to analyze the text it will write in [`finish`].
+pub(crate) fn defer_prewarm(workspace: &Workspace, rel: String, input: &Value) {
+    let prewarm = Prewarm {
+        workspace: workspace.clone(),
+        rel,
+        input: input.clone(),
+    };
+    PREWARM.with(|slot| *slot.borrow_mut() = Some(prewarm));
+}
+
+/// The text a write tool's input produces from `current`: `content` (Write), or
+/// `old_string` → `new_string` (Edit, `replace_all`), or each of `edits` in turn
+/// (MultiEdit). `None` for input of another shape.
+fn text_after(input: &Value, current: Option<&str>) -> Option<String> {
+    if let Some(content) = input.get("content").and_then(Value::as_str) {
+        return Some(content.to_string());
+    }
+    let replace = |text: &str, edit: &Value| -> Option<String> {
+        let old = edit.get("old_string")?.as_str()?;
+        let new = edit.get("new_string")?.as_str()?;
+        if old.is_empty() || !text.contains(old) {
+            return None;
+        }
+        Some(match edit.get("replace_all").and_then(Value::as_bool) {
+            Some(true) => text.replace(old, new),
+            _ => text.replacen(old, new, 1),
+        })
+    };
+    let mut text = current?.to_string();
+    match input.get("edits").and_then(Value::as_array) {
+        Some(edits) => {
+            for edit in edits {
+                text = replace(&text, edit)?;
+            }
+        }
+        None => text = replace(&text, input)?,
+    }
+    Some(text)
+}
+
+fn prewarm(job: Prewarm) {
+    let path = job.workspace.root().join(&job.rel);
+    let current = std::fs::read(&path)
+        .ok()
+        .filter(|bytes| bytes.len() <= MAX_AST_BYTES)
+        .and_then(|bytes| String::from_utf8(bytes).ok());
+    let Some(after) = text_after(&job.input, current.as_deref()) else {
+        return;
+    };
+    if after.len() > MAX_AST_BYTES {
+        return;
+    }
+    // The current text first: its tree is where the new one re-parses from.
+    if let Some(current) = current {
+        analysis_cache::analyze_resident(&job.workspace, &SourceFile::new(&job.rel, current));
+    }
+    analysis_cache::analyze_resident(&job.workspace, &SourceFile::new(job.rel, after));
 }
 
 /// Keeps `state` to be saved by [`finish`].
@@ -36,9 +115,17 @@ pub(crate) fn defer_save(workspace: &Workspace, options: &LedgerOptions, state: 
     PENDING.with(|pending| *pending.borrow_mut() = Some(save));
 }
 
-/// Saves what this thread deferred, if anything (best effort: the state is a
-/// cache the next load repairs). The helper calls it once its answer is sent.
+/// Does what this thread deferred, if anything: saves the state (best effort: it
+/// is a cache the next load repairs), then analyzes a coming write's text. The
+/// helper calls it once its answer is sent.
 pub fn finish() {
+    save_state();
+    if let Some(job) = PREWARM.with(|slot| slot.borrow_mut().take()) {
+        prewarm(job);
+    }
+}
+
+fn save_state() {
     let Some(save) = PENDING.with(|pending| pending.borrow_mut().take()) else {
         return;
     };
@@ -48,4 +135,50 @@ pub fn finish() {
     let cache = StateCache::new(&save.workspace.cache_dir());
     let state = save.state;
     let _ = ledger.transaction(|tx| cache.save_current(tx, state));
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::text_after;
+
+    #[test]
+    fn the_text_a_write_tool_will_produce() {
+        let current = Some("let a = 1;\nlet b = 1;\n");
+        // Write: the content, whatever is there.
+        assert_eq!(
+            text_after(&json!({"content": "x"}), None).as_deref(),
+            Some("x")
+        );
+        // Edit: the first occurrence, or all with replace_all.
+        let edit = json!({"old_string": "= 1", "new_string": "= 2"});
+        assert_eq!(
+            text_after(&edit, current).as_deref(),
+            Some("let a = 2;\nlet b = 1;\n")
+        );
+        let all = json!({"old_string": "= 1", "new_string": "= 2", "replace_all": true});
+        assert_eq!(
+            text_after(&all, current).as_deref(),
+            Some("let a = 2;\nlet b = 2;\n")
+        );
+        // MultiEdit: each edit on the result of the one before.
+        let multi = json!({"edits": [
+            {"old_string": "a = 1", "new_string": "a = 3"},
+            {"old_string": "a = 3;\nlet b", "new_string": "a = 3;\nlet c"},
+        ]});
+        assert_eq!(
+            text_after(&multi, current).as_deref(),
+            Some("let a = 3;\nlet c = 1;\n")
+        );
+        // Nothing to guess from: an edit whose text is not there, no file, or a
+        // tool input of another shape.
+        let missing = json!({"old_string": "zzz", "new_string": "y"});
+        assert_eq!(text_after(&missing, current), None);
+        assert_eq!(text_after(&edit, None), None);
+        assert_eq!(
+            text_after(&json!({"patch": "*** Begin Patch"}), current),
+            None
+        );
+    }
 }

@@ -98,6 +98,9 @@ impl EventTx<'_, '_> {
             base.reason = Some(recorded_reason(reason)?);
         }
         self.append(&base)?;
+        if crate::is_resident() && decision.verdict == Verdict::Allow {
+            self.prewarm_write(&tool.action, &tool.input, &cwd);
+        }
         // A refusal the front-end does not enforce runs the command all the same.
         if matches!(&tool.action, Action::Shell { .. })
             && (decision.verdict != Verdict::Deny || !decision.enforced)
@@ -149,6 +152,25 @@ impl EventTx<'_, '_> {
             context: None,
             post_block: None,
         })
+    }
+}
+
+impl EventTx<'_, '_> {
+    /// In the resident helper: has the text an allowed single-file write will
+    /// produce analyzed once the answer is sent (`deferred`), while the tool runs.
+    fn prewarm_write(&self, action: &Action, input: &Value, cwd: &std::path::Path) {
+        let Action::Write { paths, .. } = action else {
+            return;
+        };
+        let [path] = paths.as_slice() else {
+            return;
+        };
+        let Ok(rel) = gate::workspace_relative(self.root(), cwd, path) else {
+            return;
+        };
+        if intent_ast_hash::language_for_path(&rel).is_some() {
+            super::deferred::defer_prewarm(&self.engine.workspace, rel, input);
+        }
     }
 }
 
