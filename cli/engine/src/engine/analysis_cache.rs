@@ -10,7 +10,8 @@
 //! trimmed to the newest entries when a new prompt starts.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use intent_ast_hash::{FileAnalysis, SourceFile, Tree};
 use intent_ledger::Workspace;
@@ -26,23 +27,25 @@ pub fn trim(workspace: &Workspace) {
     super::texts::prune_oldest(&intent_query::analyses::dir(workspace), TRIM_ABOVE, KEEP);
 }
 
-/// Versions (path and text) whose analysis the resident helper keeps.
-const KEEP_VERSIONS: usize = 64;
+/// Text bytes of the analyses the resident helper keeps (an analysis takes a few
+/// times its text): every file of a large turn (hono's first: 187 files, 1 MB) is
+/// then restored from memory on each of the turn's writes, not decoded from disk.
+const KEEP_TEXT_BYTES: usize = 16 << 20;
 /// Text bytes of the newest trees the resident helper keeps, one per path (a tree
 /// takes roughly ten times its text): the oldest-used paths go first above this.
 const KEEP_TREE_TEXT_BYTES: usize = 16 << 20;
 
 /// Recent analyses, kept by the resident helper (`intent helper`) between hooks:
 /// the text a write replaces, and the texts a turn started from, are then
-/// restored without decoding.
+/// restored without decoding. Keyed by path and text hash.
+#[derive(Default)]
 struct Kept {
-    path: String,
-    hash: blake3::Hash,
-    analysis: FileAnalysis,
-    used: u64,
+    clock: u64,
+    bytes: usize,
+    entries: HashMap<(String, blake3::Hash), (FileAnalysis, u64)>,
 }
 
-static KEPT: Mutex<(u64, Vec<Kept>)> = Mutex::new((0, Vec::new()));
+static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
 
 /// The newest error-free tree of every path the resident helper parsed, with its
 /// text: a new text of the path is re-parsed incrementally from it. Kept apart from
@@ -59,34 +62,35 @@ static TREES: Mutex<(u64, Option<HashMap<String, NewestTree>>)> = Mutex::new((0,
 /// A kept analysis of exactly `file`.
 fn recall_kept(file: &SourceFile, hash: blake3::Hash) -> Option<FileAnalysis> {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    let (clock, entries) = &mut *kept;
-    *clock += 1;
-    let entry = entries
-        .iter_mut()
-        .find(|k| k.hash == hash && k.path == file.path)?;
-    entry.used = *clock;
-    Some(entry.analysis.clone())
+    let kept = kept.get_or_insert_with(Kept::default);
+    kept.clock += 1;
+    let (analysis, used) = kept.entries.get_mut(&(file.path.clone(), hash))?;
+    *used = kept.clock;
+    Some(analysis.clone())
 }
 
 fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis) {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    let (clock, entries) = &mut *kept;
-    if entries.len() >= KEEP_VERSIONS {
-        if let Some(oldest) = entries
+    let kept = kept.get_or_insert_with(Kept::default);
+    kept.clock += 1;
+    let entry = (analysis.clone(), kept.clock);
+    if let Some((gone, _)) = kept.entries.insert((file.path.clone(), hash), entry) {
+        kept.bytes -= gone.text().len();
+    }
+    kept.bytes += file.text.len();
+    while kept.bytes > KEEP_TEXT_BYTES && kept.entries.len() > 1 {
+        let Some(oldest) = kept
+            .entries
             .iter()
-            .enumerate()
-            .min_by_key(|(_, k)| k.used)
-            .map(|(i, _)| i)
-        {
-            entries.swap_remove(oldest);
+            .min_by_key(|(_, (_, used))| *used)
+            .map(|(key, _)| key.clone())
+        else {
+            break;
+        };
+        if let Some((gone, _)) = kept.entries.remove(&oldest) {
+            kept.bytes -= gone.text().len();
         }
     }
-    entries.push(Kept {
-        path: file.path.clone(),
-        hash,
-        analysis: analysis.clone(),
-        used: *clock,
-    });
 }
 
 /// The newest tree of `path` and its text. Cloning a tree is a reference count;
@@ -134,6 +138,47 @@ fn keep_tree(file: &SourceFile, tree: Tree) {
     }
 }
 
+/// Versions some thread of the helper is analyzing right now (path and text hash).
+static IN_FLIGHT: Mutex<Vec<(String, blake3::Hash)>> = Mutex::new(Vec::new());
+static LANDED: Condvar = Condvar::new();
+/// How long a hook waits for another thread's analysis of the same text before
+/// making its own (a safety net: an analysis takes milliseconds).
+const WAIT_FOR_OTHER: Duration = Duration::from_secs(2);
+
+/// Takes a version off [`IN_FLIGHT`] when its analysis is done, or abandoned.
+struct Flight {
+    key: (String, blake3::Hash),
+}
+
+impl Drop for Flight {
+    fn drop(&mut self) {
+        let mut flying = IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner());
+        flying.retain(|k| *k != self.key);
+        LANDED.notify_all();
+    }
+}
+
+/// Waits while another thread analyzes this very text (the text a PreToolUse
+/// started analyzing, reached by its PostToolUse before it is done), then claims
+/// it: the analysis is made once, and the later hook waits only for the rest.
+fn wait_or_claim(file: &SourceFile, hash: blake3::Hash) -> Option<Flight> {
+    let key = (file.path.clone(), hash);
+    let started = Instant::now();
+    let mut flying = IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner());
+    while flying.contains(&key) {
+        let left = WAIT_FOR_OTHER.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            return None;
+        }
+        flying = LANDED
+            .wait_timeout(flying, left)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+    flying.push(key.clone());
+    Some(Flight { key })
+}
+
 /// The analysis of `file` in the resident helper: kept in memory, else stored on
 /// disk, else made (incrementally from its path's newest kept tree when there is
 /// one) and stored for the hooks and queries to come.
@@ -141,6 +186,10 @@ pub fn analyze_resident(workspace: &Workspace, file: &SourceFile) -> FileAnalysi
     let hash = blake3::hash(file.text.as_bytes());
     if let Some(analysis) = recall_kept(file, hash) {
         return analysis;
+    }
+    let _flight = wait_or_claim(file, hash);
+    if let Some(analysis) = recall_kept(file, hash) {
+        return analysis; // made by the thread waited for
     }
     if let Some(analysis) = load(workspace, file) {
         keep(file, hash, &analysis);
