@@ -207,3 +207,36 @@ pub fn analyze_resident(workspace: &Workspace, file: &SourceFile) -> FileAnalysi
     }
     analysis
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use intent_ast_hash::SourceFile;
+
+    use super::wait_or_claim;
+
+    /// A second thread asking for a text another thread is analyzing waits until
+    /// that one is done (then finds it kept), rather than analyzing it again.
+    #[test]
+    fn a_text_being_analyzed_is_waited_for_not_analyzed_twice() {
+        let file = SourceFile::new("src/wait.ts", "export const waited = 1\n");
+        let hash = blake3::hash(file.text.as_bytes());
+        let first = wait_or_claim(&file, hash).expect("nobody analyzes it yet");
+        let started = Instant::now();
+        let other = {
+            let file = file.clone();
+            std::thread::spawn(move || {
+                let claimed = wait_or_claim(&file, hash);
+                (claimed.is_some(), Instant::now())
+            })
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        let released = Instant::now();
+        drop(first);
+        let (claimed, returned) = other.join().unwrap();
+        assert!(claimed, "claimed once the first was done");
+        assert!(returned >= released, "it waited for the first thread");
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+}
