@@ -215,6 +215,29 @@ fn three_worktrees_at_once_write_one_verifying_ledger() {
         per_tree.into_iter().collect::<Vec<_>>(),
         [("main".into(), 6), ("wt-a".into(), 6), ("wt-b".into(), 6)]
     );
+    // Each worktree's hooks were answered by that worktree's own resident helper
+    // (keyed by its root), all three writing the one shared ledger.
+    let status = |tree: &Checkout| -> serde_json::Value {
+        serde_json::from_str(&tree.intent_ok(&["--json", "helper", "status"])).unwrap()
+    };
+    let mut pids = std::collections::BTreeSet::new();
+    for (i, tree) in trees.iter().enumerate() {
+        // The first hook started it in the background: wait until it listens, then
+        // one more hook is certain to be answered by it.
+        let started = std::time::Instant::now();
+        while status(tree)["running"] != true {
+            assert!(
+                started.elapsed().as_secs() < 20,
+                "no helper in worktree {i}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        tree.agent_read(&format!("agent-{i}"), "src/app.ts", &format!("r{i}"));
+        let status = status(tree);
+        assert!(status["helper"]["served"].as_u64().unwrap() > 0, "{status}");
+        pids.insert(status["helper"]["pid"].as_u64().unwrap());
+    }
+    assert_eq!(pids.len(), 3, "one helper per worktree");
     // `why` answers from every worktree, each for its own file.
     for tree in &trees {
         let answer = tree.why("src/app.ts:2");
@@ -223,6 +246,7 @@ fn three_worktrees_at_once_write_one_verifying_ledger() {
             Some("INT-001")
         );
         assert!(tree.tracked_changes() == "M src/app.ts");
+        tree.intent_ok(&["helper", "stop"]);
     }
 }
 
