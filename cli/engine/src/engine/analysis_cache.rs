@@ -10,7 +10,7 @@
 //! trimmed to the newest entries when a new prompt starts.
 
 use std::collections::HashMap;
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use intent_ast_hash::{FileAnalysis, SourceFile, Tree};
@@ -35,15 +35,61 @@ const KEEP_TEXT_BYTES: usize = 16 << 20;
 /// takes roughly ten times its text): the oldest-used paths go first above this.
 const KEEP_TREE_TEXT_BYTES: usize = 16 << 20;
 
+/// Entries kept up to a budget of text bytes, the least recently used going first.
+/// The resident helper keeps both its analyses and its trees in one of these.
+struct ByteLru<K, V> {
+    clock: u64,
+    bytes: usize,
+    limit: usize,
+    entries: HashMap<K, (V, usize, u64)>,
+}
+
+impl<K: std::hash::Hash + Eq + Clone, V> ByteLru<K, V> {
+    fn new(limit: usize) -> Self {
+        ByteLru {
+            clock: 0,
+            bytes: 0,
+            limit,
+            entries: HashMap::new(),
+        }
+    }
+
+    /// The entry of `key`, marked as just used.
+    fn get(&mut self, key: &K) -> Option<&V> {
+        self.clock += 1;
+        let (value, _, used) = self.entries.get_mut(key)?;
+        *used = self.clock;
+        Some(value)
+    }
+
+    /// Keeps `value` (of `bytes` text bytes) under `key`, then drops the least
+    /// recently used entries above the budget (never the last one).
+    fn insert(&mut self, key: K, value: V, bytes: usize) {
+        self.clock += 1;
+        if let Some((_, gone, _)) = self.entries.insert(key, (value, bytes, self.clock)) {
+            self.bytes -= gone;
+        }
+        self.bytes += bytes;
+        while self.bytes > self.limit && self.entries.len() > 1 {
+            let Some(oldest) = self
+                .entries
+                .iter()
+                .min_by_key(|(_, (_, _, used))| *used)
+                .map(|(key, _)| key.clone())
+            else {
+                break;
+            };
+            if let Some((_, gone, _)) = self.entries.remove(&oldest) {
+                self.bytes -= gone;
+            }
+        }
+    }
+}
+
 /// Recent analyses, kept by the resident helper (`intent helper`) between hooks:
 /// the text a write replaces, and the texts a turn started from, are then
 /// restored without decoding. Keyed by path and text hash.
-#[derive(Default)]
-struct Kept {
-    clock: u64,
-    bytes: usize,
-    entries: HashMap<(String, blake3::Hash), (FileAnalysis, u64)>,
-}
+type Kept = ByteLru<(String, blake3::Hash), FileAnalysis>;
 
 static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
 
@@ -51,57 +97,28 @@ static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
 /// text: a new text of the path is re-parsed incrementally from it. Kept apart from
 /// [`KEPT`] and per path, so a file written again after many others (hono's
 /// `src/types.ts`: 2,800 lines, a fresh parse ~15 ms) still re-parses from its tree.
-struct NewestTree {
-    tree: Tree,
-    text: String,
-    used: u64,
-}
+type Trees = ByteLru<String, (Tree, Arc<str>)>;
 
-static TREES: Mutex<(u64, Option<HashMap<String, NewestTree>>)> = Mutex::new((0, None));
+static TREES: Mutex<Option<Trees>> = Mutex::new(None);
 
 /// A kept analysis of exactly `file`.
 fn recall_kept(file: &SourceFile, hash: blake3::Hash) -> Option<FileAnalysis> {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    let kept = kept.get_or_insert_with(Kept::default);
-    kept.clock += 1;
-    let (analysis, used) = kept.entries.get_mut(&(file.path.clone(), hash))?;
-    *used = kept.clock;
-    Some(analysis.clone())
+    let kept = kept.get_or_insert_with(|| ByteLru::new(KEEP_TEXT_BYTES));
+    kept.get(&(file.path.clone(), hash)).cloned()
 }
 
 fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis) {
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    let kept = kept.get_or_insert_with(Kept::default);
-    kept.clock += 1;
-    let entry = (analysis.clone(), kept.clock);
-    if let Some((gone, _)) = kept.entries.insert((file.path.clone(), hash), entry) {
-        kept.bytes -= gone.text().len();
-    }
-    kept.bytes += file.text.len();
-    while kept.bytes > KEEP_TEXT_BYTES && kept.entries.len() > 1 {
-        let Some(oldest) = kept
-            .entries
-            .iter()
-            .min_by_key(|(_, (_, used))| *used)
-            .map(|(key, _)| key.clone())
-        else {
-            break;
-        };
-        if let Some((gone, _)) = kept.entries.remove(&oldest) {
-            kept.bytes -= gone.text().len();
-        }
-    }
+    let kept = kept.get_or_insert_with(|| ByteLru::new(KEEP_TEXT_BYTES));
+    kept.insert((file.path.clone(), hash), analysis.clone(), file.text.len());
 }
 
-/// The newest tree of `path` and its text. Cloning a tree is a reference count;
-/// the parse that uses it runs unlocked.
-fn newest_tree(path: &str) -> Option<(Tree, String)> {
+/// The newest tree of `path` and its text. Cloning either is a reference count;
+/// the parse that uses them runs unlocked.
+fn newest_tree(path: &str) -> Option<(Tree, Arc<str>)> {
     let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
-    let (clock, map) = &mut *trees;
-    *clock += 1;
-    let entry = map.as_mut()?.get_mut(path)?;
-    entry.used = *clock;
-    Some((entry.tree.clone(), entry.text.clone()))
+    trees.as_mut()?.get(&path.to_string()).cloned()
 }
 
 /// Makes `tree` the newest of its path, unless it has errors: such a tree is no
@@ -112,30 +129,9 @@ fn keep_tree(file: &SourceFile, tree: Tree) {
         return;
     }
     let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
-    let (clock, map) = &mut *trees;
-    *clock += 1;
-    let map = map.get_or_insert_with(HashMap::new);
-    map.insert(
-        file.path.clone(),
-        NewestTree {
-            tree,
-            text: file.text.clone(),
-            used: *clock,
-        },
-    );
-    let mut bytes: usize = map.values().map(|t| t.text.len()).sum();
-    while bytes > KEEP_TREE_TEXT_BYTES && map.len() > 1 {
-        let Some(oldest) = map
-            .iter()
-            .min_by_key(|(_, t)| t.used)
-            .map(|(path, _)| path.clone())
-        else {
-            break;
-        };
-        if let Some(gone) = map.remove(&oldest) {
-            bytes -= gone.text.len();
-        }
-    }
+    let trees = trees.get_or_insert_with(|| ByteLru::new(KEEP_TREE_TEXT_BYTES));
+    let text: Arc<str> = Arc::from(file.text.as_str());
+    trees.insert(file.path.clone(), (tree, text), file.text.len());
 }
 
 /// Versions some thread of the helper is analyzing right now (path and text hash).
@@ -196,10 +192,8 @@ pub fn analyze_resident(workspace: &Workspace, file: &SourceFile) -> FileAnalysi
         return analysis;
     }
     let previous = newest_tree(&file.path);
-    let (analysis, tree) = intent_ast_hash::analyze_from(
-        file,
-        previous.as_ref().map(|(tree, text)| (tree, text.as_str())),
-    );
+    let (analysis, tree) =
+        intent_ast_hash::analyze_from(file, previous.as_ref().map(|(tree, text)| (tree, &**text)));
     store(workspace, &analysis);
     keep(file, hash, &analysis);
     if let Some(tree) = tree {
@@ -214,7 +208,26 @@ mod tests {
 
     use intent_ast_hash::SourceFile;
 
-    use super::wait_or_claim;
+    use super::{wait_or_claim, ByteLru};
+
+    /// Above its byte budget the least recently used entry goes first; replacing an
+    /// entry counts its bytes once; the last entry stays whatever its size.
+    #[test]
+    fn the_least_recently_used_go_first_above_the_byte_budget() {
+        let mut lru = ByteLru::new(10);
+        lru.insert("a", 1, 4);
+        lru.insert("b", 2, 4);
+        assert_eq!(lru.get(&"a"), Some(&1)); // "b" is now the oldest
+        lru.insert("c", 3, 4);
+        assert_eq!(lru.get(&"b"), None);
+        assert_eq!(lru.get(&"a"), Some(&1));
+        assert_eq!(lru.get(&"c"), Some(&3));
+        lru.insert("c", 4, 4);
+        assert_eq!(lru.bytes, 8);
+        lru.insert("huge", 5, 100);
+        assert_eq!(lru.entries.len(), 1);
+        assert_eq!(lru.get(&"huge"), Some(&5));
+    }
 
     /// A second thread asking for a text another thread is analyzing waits until
     /// that one is done (then finds it kept), rather than analyzing it again.
