@@ -206,3 +206,82 @@ fn a_state_saved_later_is_caught_up_first_and_never_saved_over_another_ledger() 
         "a state of another ledger is dropped, not saved"
     );
 }
+
+/// The resident helper keeps the state it saved and starts its next hook from it
+/// instead of reading `state.json` back. What it gets equals a load from disk
+/// whatever happened in between: events appended by another process (caught up),
+/// another process's save or a deleted cache (the kept state is set aside).
+#[test]
+fn a_kept_state_is_reused_only_while_state_json_is_the_file_its_save_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.jsonl");
+    let cache_dir = dir.path().join(".cache");
+    let cache = StateCache::new(&cache_dir);
+    let mut ledger = fast_ledger(&path);
+    let keep = |ledger: &mut Ledger, state: HookState| {
+        ledger
+            .transaction(|tx| cache.save_and_keep(tx, state))
+            .unwrap()
+            .expect("a state of this ledger is kept")
+    };
+    let rebuilt = |ledger: &mut Ledger| {
+        ledger
+            .transaction(|tx| HookState::rebuild(tx.path(), tx.end()))
+            .unwrap()
+    };
+    ledger.append_batch(session_events(1)).unwrap();
+    let made = ledger.transaction(|tx| cache.load(tx)).unwrap();
+    let kept = keep(&mut ledger, made);
+
+    // Reused: the session's file hashes come from memory even though their shard
+    // is gone from disk (which a load from disk would miss).
+    std::fs::remove_dir_all(cache_dir.join("sessions")).unwrap();
+    let reused = ledger
+        .transaction(|tx| cache.load_kept(tx, Some(kept)))
+        .unwrap();
+    assert!(
+        !reused.session("s1").unwrap().files.is_empty(),
+        "the kept state was used"
+    );
+    let from_disk = ledger.transaction(|tx| cache.load(tx)).unwrap();
+    assert!(from_disk.session("s1").unwrap().files.is_empty());
+    let fresh = rebuilt(&mut ledger);
+    let kept = keep(&mut ledger, fresh);
+
+    // Another process appends: the kept state catches up to the same state.
+    ledger.append_batch(session_events(2)).unwrap();
+    let caught_up = ledger
+        .transaction(|tx| cache.load_kept(tx, Some(kept)))
+        .unwrap();
+    assert_eq!(caught_up, rebuilt(&mut ledger));
+    assert!(caught_up.session("s2").is_some());
+
+    // Another process appends and saves: `state.json` is another file now, so the
+    // kept state is set aside for the one on disk.
+    let kept = keep(&mut ledger, caught_up);
+    ledger.append_batch(session_events(4)).unwrap();
+    ledger
+        .transaction(|tx| -> intent_ledger::Result<()> {
+            let mut other = cache.load(tx)?;
+            other.catch_up(tx.path(), tx.end())?;
+            cache.save(&other)
+        })
+        .unwrap();
+    std::fs::remove_dir_all(cache_dir.join("sessions")).unwrap();
+    let after_other_save = ledger
+        .transaction(|tx| cache.load_kept(tx, Some(kept)))
+        .unwrap();
+    assert!(
+        after_other_save.session("s1").unwrap().files.is_empty(),
+        "loaded from disk (whose shard is gone), not from the kept state"
+    );
+
+    // The cache is deleted: rebuilt from the ledger, not taken from memory.
+    let fresh = rebuilt(&mut ledger);
+    let kept = keep(&mut ledger, fresh);
+    std::fs::remove_dir_all(&cache_dir).unwrap();
+    let after_delete = ledger
+        .transaction(|tx| cache.load_kept(tx, Some(kept)))
+        .unwrap();
+    assert_eq!(after_delete, rebuilt(&mut ledger));
+}

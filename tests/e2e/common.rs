@@ -55,7 +55,13 @@ impl TestWorkspace {
 
     /// Builds a command for `intent --workspace <root> args…`.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(intent_bin());
+        self.command_of(Path::new(intent_bin()), args)
+    }
+
+    /// Builds a command for `program --workspace <root> args…`: another build of
+    /// `intent` (the statically linked one, tests/e2e/test_static_build.rs).
+    pub fn command_of(&self, program: &Path, args: &[&str]) -> Command {
+        let mut cmd = Command::new(program);
         cmd.arg("--workspace").arg(self.root()).args(args);
         cmd.env("PATH", path_with_intent());
         // Hooks answer in their own process unless a test asks for the resident

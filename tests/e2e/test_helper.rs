@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::common::{intent_bin, stderr, TestWorkspace};
+use crate::parity::{comparable_events, saved_state, scrub, session};
+use crate::parity::{prompt, write_pre};
 
 const SPECS: &str = "active_intents:\n  - id: INT-001\n    name: Auth\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n";
 
@@ -28,8 +30,20 @@ pub(crate) fn run(
     helper: bool,
     env: &[(&str, &str)],
 ) -> Output {
+    run_of(Path::new(intent_bin()), ws, args, stdin, helper, env)
+}
+
+/// [`run`] with another build of `intent`.
+pub(crate) fn run_of(
+    program: &Path,
+    ws: &TestWorkspace,
+    args: &[&str],
+    stdin: &[u8],
+    helper: bool,
+    env: &[(&str, &str)],
+) -> Output {
     use std::io::Write as _;
-    let mut cmd = ws.command(args);
+    let mut cmd = ws.command_of(program, args);
     cmd.env("INTENT_HELPER", if helper { "on" } else { "off" })
         .env("INTENT_HELPER_IDLE_SECS", "60")
         .env("INTENT_HELPER_TIMEOUT_MS", "10000");
@@ -48,7 +62,19 @@ pub(crate) fn hook(
     helper: bool,
     env: &[(&str, &str)],
 ) -> (Value, String) {
-    let out = run(
+    hook_of(Path::new(intent_bin()), ws, payload, helper, env)
+}
+
+/// [`hook`] with another build of `intent`.
+pub(crate) fn hook_of(
+    program: &Path,
+    ws: &TestWorkspace,
+    payload: &Value,
+    helper: bool,
+    env: &[(&str, &str)],
+) -> (Value, String) {
+    let out = run_of(
+        program,
         ws,
         &["hook", "claude-code"],
         payload.to_string().as_bytes(),
@@ -135,104 +161,17 @@ fn alive(pid: u64) -> bool {
     })
 }
 
-pub(crate) fn prompt(ws: &TestWorkspace, text: &str) -> Value {
-    json!({"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": ws.root(), "prompt": text, "prompt_id": "p1"})
-}
-
-pub(crate) fn write_pre(ws: &TestWorkspace, rel: &str, content: &str, id: &str) -> Value {
-    json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(), "tool_name": "Write",
-        "tool_input": {"file_path": ws.root().join(rel), "content": content}, "tool_use_id": id})
-}
-
-/// A session: refused before selecting, selection, an allowed and traced write, an
-/// edit of it, a refused write outside the scope, a shell command, the turn's end.
-fn session(ws: &TestWorkspace, helper: bool) -> Vec<Value> {
-    let mut replies = Vec::new();
-    let mut send = |payload: Value| replies.push(hook(ws, &payload, helper, &[]).0);
-    send(
-        json!({"hook_event_name": "SessionStart", "session_id": "s1", "cwd": ws.root(), "source": "startup"}),
-    );
-    send(write_pre(ws, "src/a.ts", "export const a = 1;\n", "t0"));
-    send(prompt(ws, "/intent INT-001\nadd a"));
-    // A chain of versions of one file, one with a syntax error: the helper parses
-    // each from the previous version's tree, and must hash exactly as a fresh parse.
-    let versions = [
-        "export const a = 1;\n",
-        "export const a = 1;\nexport function b() { return a; }\n",
-        "export const a = 1;\nexport function b() { return a + ; }\n",
-        "export const a = 2;\nexport function b() { return a * 2; }\nclass C { m() { return b(); } }\n",
-    ];
-    let mut before: Option<&str> = None;
-    for (n, text) in versions.iter().enumerate() {
-        let id = format!("t{}", n + 1);
-        let mut payload = write_pre(ws, "src/a.ts", text, &id);
-        send(payload.clone());
-        std::fs::create_dir_all(ws.root().join("src")).unwrap();
-        std::fs::write(ws.root().join("src/a.ts"), text).unwrap();
-        payload["hook_event_name"] = json!("PostToolUse");
-        payload["tool_response"] = json!({"type": "update", "filePath": ws.root().join("src/a.ts"), "originalFile": before});
-        send(payload);
-        before = Some(text);
-    }
-    send(write_pre(ws, "lib/x.ts", "x", "t9"));
-    send(
-        json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(), "tool_name": "Bash",
-        "tool_input": {"command": "rm -rf lib"}, "tool_use_id": "t10"}),
-    );
-    send(
-        json!({"hook_event_name": "Stop", "session_id": "s1", "cwd": ws.root(), "stop_hook_active": false}),
-    );
-    replies
-}
-
-/// The ledger without what differs between two runs of the same session (times,
-/// ids, hash chain, durations).
-fn comparable_events(ws: &TestWorkspace) -> Vec<Value> {
-    ws.events()
-        .into_iter()
-        .map(|e| {
-            let mut data = e.data.clone();
-            scrub(&mut data);
-            json!({"kind": e.kind, "session": e.session, "source": e.source, "data": data})
-        })
-        .collect()
-}
-
-fn scrub(value: &mut Value) {
-    match value {
-        Value::Object(fields) => {
-            fields.retain(|k, _| {
-                !matches!(
-                    k.as_str(),
-                    "ts" | "id"
-                        | "at"
-                        | "ledger_id"
-                        | "event_id"
-                        | "duration_ms"
-                        | "started_at"
-                        | "elapsed_ms"
-                )
-            });
-            fields.values_mut().for_each(scrub);
-        }
-        Value::Array(items) => items.iter_mut().for_each(scrub),
-        // Workspace paths differ between the two temp dirs.
-        Value::String(text) if text.starts_with('/') => *text = "<path>".into(),
-        _ => {}
-    }
-}
-
 #[test]
 fn hooks_answered_by_the_helper_say_and_record_what_hooks_in_process_do() {
     let (here, there) = (workspace(), workspace());
-    let in_process = session(&here, false);
+    let in_process = session(&here, Path::new(intent_bin()), false);
     assert!(
         status(&here).is_none(),
         "no helper runs when INTENT_HELPER=off"
     );
     let mut helper = helper_with(&there, Path::new(intent_bin()), &[]);
     let before = served(&there);
-    let through_helper = session(&there, true);
+    let through_helper = session(&there, Path::new(intent_bin()), true);
     assert_eq!(
         served(&there) - before,
         through_helper.len() as u64,
@@ -265,16 +204,6 @@ fn hooks_answered_by_the_helper_say_and_record_what_hooks_in_process_do() {
     assert_eq!(mine, theirs);
     let out = run(&there, &["verify"], b"", true, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
-}
-
-/// The saved hook state (`state.json`), without what differs between two runs.
-fn saved_state(ws: &TestWorkspace) -> Value {
-    let path = ws.root().join(".orchestration/.cache/state.json");
-    let mut state: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    state["stamp"]["h"] = Value::Null;
-    state["stamp"]["end"] = Value::Null;
-    scrub(&mut state);
-    state
 }
 
 #[test]

@@ -60,12 +60,8 @@ impl StateCache {
     /// up to this transaction's tail first, as a load would. A state made from
     /// another ledger file (replaced in between) is dropped instead; the next load
     /// then rebuilds or catches up from what is on disk, as after a crash.
-    pub fn save_current(&self, tx: &Transaction<'_>, mut state: HookState) -> Result<()> {
-        if !fits(&state, tx) {
-            return Ok(());
-        }
-        state.catch_up(tx.path(), tx.end())?;
-        self.save(&state)
+    pub fn save_current(&self, tx: &Transaction<'_>, state: HookState) -> Result<()> {
+        self.save_and_keep(tx, state).map(|_| ())
     }
 
     /// Loads the state with every shard in memory (for comparisons and exports).
@@ -103,9 +99,14 @@ impl StateCache {
     /// A state that no event changed since it was loaded is not written at all
     /// while its stamp lags by less than 256 KiB (see `Shards::nothing_to_save`).
     pub fn save(&self, state: &HookState) -> Result<()> {
+        self.write(state).map(|_| ())
+    }
+
+    /// [`StateCache::save`], telling whether anything was written.
+    fn write(&self, state: &HookState) -> Result<bool> {
         if let Some(shards) = &state.shards {
             if shards.nothing_to_save(state.stamp.end) {
-                return Ok(());
+                return Ok(false);
             }
         }
         let dir = self.dir();
@@ -148,7 +149,78 @@ impl StateCache {
         for session in evicted {
             let _ = std::fs::remove_file(session_shard(dir, &session));
         }
-        write_json(&self.path, state)
+        write_json(&self.path, state)?;
+        Ok(true)
+    }
+
+    /// Saves like [`StateCache::save_current`] and returns the state as saved, for a
+    /// long-lived process (the resident helper) to pass to its next
+    /// [`StateCache::load_kept`] instead of reading it back: `None` when the state
+    /// was dropped (made from a replaced ledger).
+    pub fn save_and_keep(
+        &self,
+        tx: &Transaction<'_>,
+        mut state: HookState,
+    ) -> Result<Option<KeptState>> {
+        if !fits(&state, tx) {
+            return Ok(None);
+        }
+        state.catch_up(tx.path(), tx.end())?;
+        if self.write(&state)? {
+            state.mark_saved(self.dir());
+        }
+        Ok(Some(KeptState {
+            core: FileIdentity::of(&self.path),
+            state,
+        }))
+    }
+
+    /// Loads the state as [`StateCache::load`] does, but starts from `kept` when
+    /// `state.json` is still the file its save left (no other process saved since,
+    /// nobody deleted the cache) and it was made from this ledger: it is then the
+    /// same state, without reading and decoding it again.
+    pub fn load_kept(&self, tx: &Transaction<'_>, kept: Option<KeptState>) -> Result<HookState> {
+        if let Some(KeptState { core, mut state }) = kept {
+            if core.is_some() && core == FileIdentity::of(&self.path) && fits(&state, tx) {
+                state.catch_up(tx.path(), tx.end())?;
+                return Ok(state);
+            }
+        }
+        self.load(tx)
+    }
+}
+
+/// A hook state a long-lived process keeps between transactions, with the identity
+/// of the `state.json` that held it when it was saved.
+#[derive(Debug)]
+pub struct KeptState {
+    core: Option<FileIdentity>,
+    state: HookState,
+}
+
+/// Which file a path names and its version: every save replaces `state.json` by a
+/// rename (a new inode), so another process's save changes it.
+#[derive(Debug, PartialEq)]
+struct FileIdentity {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+    ctime_ns: i128,
+}
+
+impl FileIdentity {
+    fn of(path: &Path) -> Option<FileIdentity> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(path).ok()?;
+        let ns = |secs: i64, nanos: i64| i128::from(secs) * 1_000_000_000 + i128::from(nanos);
+        Some(FileIdentity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime_ns: ns(meta.mtime(), meta.mtime_nsec()),
+            ctime_ns: ns(meta.ctime(), meta.ctime_nsec()),
+        })
     }
 }
 

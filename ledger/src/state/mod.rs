@@ -20,8 +20,8 @@ mod cache;
 mod replay;
 mod session;
 
-pub use cache::StateCache;
 use cache::{digest_shard, read_json, session_shard};
+pub use cache::{KeptState, StateCache};
 use session::remember;
 pub use session::{OpenTurn, SessionState};
 
@@ -163,6 +163,27 @@ impl Shards {
             && self.dirty_digests.is_empty()
             && self.evicted_sessions.is_empty()
             && end.saturating_sub(self.saved_end) < MAX_UNSAVED_BYTES
+    }
+}
+
+impl HookState {
+    /// After the cache was written: nothing is dirty any more and `state.json` is at
+    /// the stamp. A state held entirely in memory (a rebuild) had every shard
+    /// written, so from now on it counts them all as loaded from `dir`.
+    pub(super) fn mark_saved(&mut self, dir: &std::path::Path) {
+        let shards = self.shards.get_or_insert_with(|| Shards {
+            dir: dir.to_path_buf(),
+            loaded_sessions: self.sessions.keys().cloned().collect(),
+            loaded_digests: self.digests.keys().cloned().collect(),
+            loaded_blocks: self.blocks.keys().cloned().collect(),
+            ..Shards::default()
+        });
+        shards.dirty_blocks.clear();
+        shards.dirty_sessions.clear();
+        shards.dirty_digests.clear();
+        shards.evicted_sessions.clear();
+        shards.applied = false;
+        shards.saved_end = self.stamp.end;
     }
 }
 

@@ -16,9 +16,11 @@
 //! only leaves an unused entry), so it can never change an answer.
 
 use std::cell::RefCell;
+use std::path::PathBuf;
+use std::sync::Mutex;
 
 use intent_ast_hash::SourceFile;
-use intent_ledger::state::{HookState, StateCache};
+use intent_ledger::state::{HookState, KeptState, StateCache};
 use intent_ledger::{LedgerOptions, Workspace};
 use serde_json::Value;
 
@@ -125,6 +127,24 @@ pub fn finish() {
     }
 }
 
+/// The state the helper saved last, by cache directory: the next hook starts from
+/// it instead of reading `state.json` back (`StateCache::load_kept` checks that the
+/// file is still the one this save left).
+static KEPT: Mutex<Option<(PathBuf, KeptState)>> = Mutex::new(None);
+
+/// Takes the state kept for `cache_dir`, if any (a concurrent hook then loads its
+/// own from disk).
+pub(crate) fn take_kept(cache_dir: &std::path::Path) -> Option<KeptState> {
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    match kept.take() {
+        Some((dir, state)) if dir == cache_dir => Some(state),
+        other => {
+            *kept = other;
+            None
+        }
+    }
+}
+
 fn save_state() {
     let Some(save) = PENDING.with(|pending| pending.borrow_mut().take()) else {
         return;
@@ -132,9 +152,12 @@ fn save_state() {
     let Ok(mut ledger) = save.workspace.open_ledger(save.options) else {
         return;
     };
-    let cache = StateCache::new(&save.workspace.cache_dir());
+    let cache_dir = save.workspace.cache_dir();
+    let cache = StateCache::new(&cache_dir);
     let state = save.state;
-    let _ = ledger.transaction(|tx| cache.save_current(tx, state));
+    if let Ok(Some(saved)) = ledger.transaction(|tx| cache.save_and_keep(tx, state)) {
+        *KEPT.lock().unwrap_or_else(|e| e.into_inner()) = Some((cache_dir, saved));
+    }
 }
 
 #[cfg(test)]

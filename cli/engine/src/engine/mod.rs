@@ -217,8 +217,13 @@ impl Engine {
         crate::timings::mark("open ledger");
         ledger.transaction(|tx| {
             crate::timings::mark("lock");
-            let cache = StateCache::new(&self.workspace.cache_dir());
-            let mut state = cache.load(tx)?;
+            let cache_dir = self.workspace.cache_dir();
+            let cache = StateCache::new(&cache_dir);
+            let mut state = if crate::is_resident() {
+                cache.load_kept(tx, deferred::take_kept(&cache_dir))?
+            } else {
+                cache.load(tx)?
+            };
             crate::timings::mark("load state");
             let source = origin.source();
             let specs = specs::load(&self.workspace, tx, &mut state, &source)?;

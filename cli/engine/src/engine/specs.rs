@@ -31,12 +31,17 @@ pub fn load(
         }
         Err(e) => return Ok(Err(format!("cannot read {}: {e}", path.display()))),
     };
+    // The helper reuses the specs it parsed last while the file's bytes are the
+    // same: comparing them costs a fraction of hashing them.
+    if let Some(doc) = remembered(&bytes) {
+        return snapshot_if_changed(doc, tx, state, source);
+    }
     let hash = bytes_sha256(&bytes);
     let cache_file = workspace
         .cache_dir()
         .join("specs")
         .join(format!("{}.json", hash.trim_start_matches("sha256:")));
-    let doc = match remembered(&hash).or_else(|| read_cached(&cache_file)) {
+    let doc = match read_cached(&cache_file) {
         Some(file) => SpecDocument {
             file,
             content_hash: hash.clone(),
@@ -62,34 +67,52 @@ pub fn load(
             doc
         }
     };
-    remember(&doc);
-    if state.spec.as_ref().map(|(h, _)| h.as_str()) != Some(hash.as_str()) {
+    remember(bytes, &doc);
+    snapshot_if_changed(doc, tx, state, source)
+}
+
+/// Appends the specs as an `intent.spec` event when they differ from the newest
+/// snapshot in the ledger.
+fn snapshot_if_changed(
+    doc: SpecDocument,
+    tx: &mut Transaction<'_>,
+    state: &mut HookState,
+    source: &str,
+) -> anyhow::Result<Result<SpecDocument, String>> {
+    if state.spec.as_ref().map(|(h, _)| h.as_str()) != Some(doc.content_hash.as_str()) {
         tx.append(vec![NewEvent::from_payload(source, &IntentSpec::of(&doc))])?;
         state.catch_up(tx.path(), tx.end())?;
     }
     Ok(Ok(doc))
 }
 
-/// The last specs this process parsed, by content hash: a hook process loads them
-/// once, the resident helper (`intent helper`) keeps them between hooks instead of
-/// decoding the JSON cache each time.
-static LAST_PARSED: Mutex<Option<(String, IntentsFile)>> = Mutex::new(None);
-
-fn remembered(hash: &str) -> Option<IntentsFile> {
-    let last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
-    last.as_ref()
-        .filter(|(h, _)| h == hash)
-        .map(|(_, file)| file.clone())
+/// The last valid specs this process parsed, with the bytes they were parsed from:
+/// the resident helper (`intent helper`) keeps them between hooks instead of hashing
+/// the file and decoding the JSON cache each time. A one-shot hook process loads
+/// them once and keeps nothing.
+struct Parsed {
+    bytes: Vec<u8>,
+    doc: SpecDocument,
 }
 
-fn remember(doc: &SpecDocument) {
+static LAST_PARSED: Mutex<Option<Parsed>> = Mutex::new(None);
+
+fn remembered(bytes: &[u8]) -> Option<SpecDocument> {
+    let last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
+    last.as_ref()
+        .filter(|parsed| parsed.bytes == bytes)
+        .map(|parsed| parsed.doc.clone())
+}
+
+fn remember(bytes: Vec<u8>, doc: &SpecDocument) {
     if !crate::is_resident() {
         return;
     }
     let mut last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
-    if last.as_ref().is_none_or(|(h, _)| *h != doc.content_hash) {
-        *last = Some((doc.content_hash.clone(), doc.file.clone()));
-    }
+    *last = Some(Parsed {
+        bytes,
+        doc: doc.clone(),
+    });
 }
 
 fn read_cached(path: &Path) -> Option<IntentsFile> {
