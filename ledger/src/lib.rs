@@ -32,6 +32,6 @@ pub use reader::{read_events, Events, LineReader, RawLine, ReverseLineReader};
 pub use verify::{verify_bytes, verify_path, CorruptionInfo, VerifyReport};
 pub use workspace::{record_spec_snapshot, SpecSnapshot, Workspace};
 pub use writer::{
-    debris_path, mark_corrupt, marker_path, AppendOptions, Appended, Durability, Ledger,
-    LedgerOptions, Transaction,
+    debris_path, mark_corrupt, marker_path, AppendOptions, Appended, DerivedIds, Durability,
+    Ledger, LedgerOptions, Transaction,
 };

@@ -216,3 +216,84 @@ fn durability_batch_syncs_on_request() {
     );
     assert_eq!(intent_ledger::Durability::parse("sometimes"), None);
 }
+
+/// A hook answered twice (the helper stalled past the client's timeout after it had
+/// committed, so the client answered itself) draws its ids from one seed: the second
+/// run finds the first run's events in the recent tail, whatever kinds it appends
+/// in whatever order, and writes none of them twice. The look-back is bounded, so a
+/// first run never reads the ledger and a second run reads only its tail.
+#[test]
+fn a_repeated_hook_with_derived_ids_writes_nothing_twice() {
+    let (_dir, path) = ledger_with(3);
+    let open = |seed: &str, look_back: Option<u64>| {
+        intent_ledger::Ledger::open_with(
+            &path,
+            LedgerOptions {
+                durability: intent_ledger::Durability::Never,
+                derived_ids: Some(intent_ledger::DerivedIds {
+                    seed: seed.into(),
+                    look_back,
+                }),
+                ..LedgerOptions::default()
+            },
+        )
+        .unwrap()
+    };
+    let event = |kind: &str, n: u32| NewEvent::new(kind, "t", json!({ "n": n }));
+    let first = open("hook-1", None)
+        .append_batch(vec![
+            event("intent.spec", 0),
+            event("tool.pre", 1),
+            event("tool.pre", 2),
+        ])
+        .unwrap();
+    assert!(first.iter().all(|a| !a.duplicate));
+    // Other hooks append meanwhile.
+    fast_ledger(&path)
+        .append_batch((0..5).map(|n| event("lesson", n)).collect())
+        .unwrap();
+    // The second run skips the specs snapshot (already written) and adds a kind
+    // the first run did not append.
+    let second = open("hook-1", Some(1 << 20))
+        .append_batch(vec![
+            event("tool.pre", 1),
+            event("tool.pre", 2),
+            event("trace", 3),
+        ])
+        .unwrap();
+    assert_eq!(
+        second
+            .iter()
+            .map(|a| (a.seq, a.duplicate))
+            .collect::<Vec<_>>(),
+        [
+            (first[1].seq, true),
+            (first[2].seq, true),
+            (first[2].seq + 6, false)
+        ]
+    );
+    // Another hook's seed names other events.
+    let other = open("hook-2", Some(1 << 20))
+        .append(event("tool.pre", 1))
+        .unwrap();
+    assert!(!other.duplicate);
+
+    // Without a look-back (a first run), nothing is looked for: the same ids are
+    // written again, which is why only a repeated run looks.
+    let blind = open("hook-1", None).append(event("tool.pre", 1)).unwrap();
+    assert!(!blind.duplicate);
+    // The look-back is bounded: an original older than it is not found.
+    let old = open("hook-3", None).append(event("tool.pre", 1)).unwrap();
+    fast_ledger(&path)
+        .append_batch((0..50).map(|n| event("lesson", n)).collect())
+        .unwrap();
+    let near = open("hook-3", Some(1 << 20))
+        .append(event("tool.pre", 1))
+        .unwrap();
+    assert_eq!((near.seq, near.duplicate), (old.seq, true));
+    let far = open("hook-3", Some(1024))
+        .append(event("tool.pre", 1))
+        .unwrap();
+    assert!(!far.duplicate && far.seq > old.seq);
+    assert!(verify_path(&path).unwrap().last_seq > 60);
+}

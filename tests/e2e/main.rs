@@ -39,6 +39,7 @@ mod test_gemini_harness;
 mod test_git_ledger;
 mod test_git_sync;
 mod test_helper;
+mod test_helper_stall;
 mod test_helper_work;
 mod test_hook;
 mod test_human_acts;

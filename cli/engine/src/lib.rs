@@ -17,6 +17,7 @@
 pub mod adapters;
 pub mod engine;
 mod error;
+pub mod hook_ids;
 pub mod respond;
 pub mod timings;
 

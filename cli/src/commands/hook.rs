@@ -15,6 +15,7 @@ use intent_ledger::Workspace;
 use crate::config::Config;
 use crate::engine::{FrontEnd, HookEvent, Phase};
 use crate::exit;
+use crate::helper::client::AnswerHere;
 
 /// Arguments of `intent hook`.
 #[derive(Debug, Clone, Args)]
@@ -58,17 +59,27 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
             let answer = call.refuse_unreadable(&format!("cannot be read ({e})"));
             print_answer(&answer, None)
         }
-        Ok(_) => match crate::helper::client::answer(config, &args, &input) {
-            Some(mut printed) => {
-                intent_engine::timings::mark("helper answered");
-                if let Some(timings) = intent_engine::timings::report() {
-                    printed.stderr += &format!("intent hook: client {timings}\n");
+        Ok(_) => {
+            // Names this hook's events, in the helper and here alike, so that a hook
+            // both answer is recorded once (`intent_engine::hook_ids`).
+            let seed = uuid::Uuid::new_v4().to_string();
+            match crate::helper::client::answer(config, &args, &input, &seed) {
+                Ok(mut printed) => {
+                    intent_engine::timings::mark("helper answered");
+                    if let Some(timings) = intent_engine::timings::report() {
+                        printed.stderr += &format!("intent hook: client {timings}\n");
+                    }
+                    printed
                 }
-                printed
+                Err(why) => {
+                    if why == AnswerHere::AfterAsking {
+                        intent_engine::hook_ids::set(&seed, true);
+                    }
+                    answer(config, &args, &input, &|name| std::env::var_os(name), None)
+                        .expect("nothing is declined without a workspace to keep to")
+                }
             }
-            None => answer(config, &args, &input, &|name| std::env::var_os(name), None)
-                .expect("nothing is declined without a workspace to keep to"),
-        },
+        }
     };
     std::io::stderr()
         .lock()

@@ -15,9 +15,36 @@ use super::Place;
 use crate::commands::hook::{project_dir_variable, HookArgs, Printed};
 use crate::config::Config;
 
-/// The helper's answer to this hook, or `None` when this process must answer it.
-/// Starts a helper in the background when none runs.
-pub fn answer(config: &Config, args: &HookArgs, input: &[u8]) -> Option<Printed> {
+/// Why this process answers the hook itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerHere {
+    /// The helper never got the hook (none runs, it is not trusted, hooks may not
+    /// use one): nothing can have been recorded for it.
+    Unasked,
+    /// The hook was sent and no answer came back (a timeout, a broken connection,
+    /// a garbled answer, a decline): the helper may have recorded it already.
+    AfterAsking,
+}
+
+/// The helper's answer to this hook, or why this process must answer it. Starts a
+/// helper in the background when none runs. `seed` names the hook's events
+/// (`intent_engine::hook_ids`).
+pub fn answer(
+    config: &Config,
+    args: &HookArgs,
+    input: &[u8],
+    seed: &str,
+) -> Result<Printed, AnswerHere> {
+    ask_helper(config, args, input, seed).ok_or(AnswerHere::Unasked)?
+}
+
+/// `None` while the helper was not asked, else its answer or why not.
+fn ask_helper(
+    config: &Config,
+    args: &HookArgs,
+    input: &[u8],
+    seed: &str,
+) -> Option<Result<Printed, AnswerHere>> {
     if !super::enabled() {
         return None;
     }
@@ -43,18 +70,24 @@ pub fn answer(config: &Config, args: &HookArgs, input: &[u8]) -> Option<Printed>
         return None;
     }
     intent_engine::timings::mark("connect and check helper");
-    let ask = Ask::Hook(hook_ask(config, args)?);
+    let ask = Ask::Hook(hook_ask(config, args, seed)?);
     intent_engine::timings::mark("describe hook");
     let timeout = super::answer_timeout();
     stream.set_write_timeout(Some(timeout)).ok()?;
     stream.set_read_timeout(Some(timeout)).ok()?;
-    wire::write_ask(&mut stream, &ask, input).ok()?;
-    match wire::read_answer(&mut stream).ok()? {
-        Answer::Served { stdout, stderr } => Some(Printed { stdout, stderr }),
-        // The helper exits; the next hook starts a current one.
-        Answer::Stale { .. } | Answer::Declined { .. } => None,
-        Answer::Status(_) | Answer::Stopping => None,
+    // From the first byte written on, the helper may record the hook.
+    if wire::write_ask(&mut stream, &ask, input).is_err() {
+        return Some(Err(AnswerHere::AfterAsking));
     }
+    Some(match wire::read_answer(&mut stream) {
+        Ok(Answer::Served { stdout, stderr }) => Ok(Printed { stdout, stderr }),
+        // Refused before anything was recorded. A stale helper exits, and the next
+        // hook starts a current one.
+        Ok(Answer::Stale { .. } | Answer::Declined { .. }) => Err(AnswerHere::Unasked),
+        Ok(Answer::Failed { .. } | Answer::Status(_) | Answer::Stopping) | Err(_) => {
+            Err(AnswerHere::AfterAsking)
+        }
+    })
 }
 
 /// Checks that the process listening on the socket is a helper this hook may
@@ -118,7 +151,7 @@ fn likely_workspace(config: &Config, args: &HookArgs) -> Workspace {
     }
 }
 
-fn hook_ask(config: &Config, args: &HookArgs) -> Option<HookAsk> {
+fn hook_ask(config: &Config, args: &HookArgs, seed: &str) -> Option<HookAsk> {
     let cwd = std::env::current_dir().ok()?.to_str()?.to_string();
     let explicit_workspace = match config.explicit_workspace {
         true => Some(config.workspace.root().to_str()?.to_string()),
@@ -142,6 +175,7 @@ fn hook_ask(config: &Config, args: &HookArgs) -> Option<HookAsk> {
             .and_then(|f| clap::ValueEnum::to_possible_value(&f))
             .map(|v| v.get_name().to_string()),
         event: args.event.clone(),
+        seed: seed.to_string(),
     })
 }
 

@@ -218,6 +218,14 @@ fn respond(mut stream: UnixStream, shared: &Shared) {
             answer
         }
     };
+    // Fault injection for the tests of a helper that stalls after recording a hook
+    // until its client has given up and answered the hook itself.
+    if let Some(ms) = std::env::var("INTENT_HELPER_TEST_STALL_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+    {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
     let _ = wire::write_answer(&mut stream, &answer);
     // The hook has its answer: now the work that only keeps caches current.
     drop(stream);
@@ -270,9 +278,11 @@ fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {
         intent_engine::timings::enable();
         intent_engine::timings::mark("helper start");
     }
+    intent_engine::hook_ids::set(&ask.seed, false);
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         hook::answer(&config, &args, input, &env, Some(&shared.root))
     }));
+    intent_engine::hook_ids::clear();
     match answered {
         Ok(Some(printed)) => Answer::Served {
             stdout: printed.stdout,
@@ -282,7 +292,7 @@ fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {
             why: "the event belongs to another workspace".into(),
         },
         // The client answers itself, and fails the way `intent hook` fails.
-        Err(_) => Answer::Declined {
+        Err(_) => Answer::Failed {
             why: "the helper panicked".into(),
         },
     }

@@ -46,6 +46,9 @@ pub struct HookAsk {
     pub front_end: Option<String>,
     /// `--event`.
     pub event: Option<String>,
+    /// The hook's seed for the ids of its events (`intent_engine::hook_ids`): if
+    /// the client ends up answering the hook itself, its events carry the same ids.
+    pub seed: String,
 }
 
 /// What the helper answers.
@@ -66,6 +69,12 @@ pub enum Answer {
     /// Not answered, nothing recorded: the client answers itself.
     Declined {
         /// Why (another workspace, another environment).
+        why: String,
+    },
+    /// Not answered, but the hook may have been recorded in part (the helper
+    /// panicked while answering): the client answers it itself as a repeat.
+    Failed {
+        /// What went wrong.
         why: String,
     },
     /// Who the helper is.
@@ -199,6 +208,7 @@ mod tests {
             explicit_workspace: None,
             front_end: Some("claude-code".into()),
             event: None,
+            seed: "hook-seed".into(),
         });
         let mut frame = Vec::new();
         write_ask(&mut frame, &ask, b"{\"x\":1}").unwrap();

@@ -9,7 +9,9 @@ use uuid::Uuid;
 
 use crate::head::Head;
 
+mod retry;
 mod tail;
+pub use retry::DerivedIds;
 pub use tail::{debris_path, mark_corrupt, marker_path};
 use tail::{find_id, scan_tail};
 
@@ -56,6 +58,10 @@ pub struct LedgerOptions {
     /// Where the events come from (worktree and branch), recorded as
     /// `data.worktree` on every event that does not say it itself.
     pub origin: Option<serde_json::Value>,
+    /// Ids for events that come without one, drawn from a seed instead of at
+    /// random, and whether to look for them first (a hook that may have been
+    /// recorded already; see [`DerivedIds`]).
+    pub derived_ids: Option<DerivedIds>,
 }
 
 impl Default for LedgerOptions {
@@ -64,6 +70,7 @@ impl Default for LedgerOptions {
             durability: Durability::Always,
             max_line_bytes: 4 * 1024 * 1024,
             origin: None,
+            derived_ids: None,
         }
     }
 }
@@ -75,6 +82,10 @@ pub struct AppendOptions {
     /// else fail with [`LedgerError::Conflict`].
     pub expected_last_seq: Option<u64>,
 }
+
+/// Whether to look for an event's id before writing it: `None` not at all, else
+/// how many bytes back from the tail (`u64::MAX`: the whole ledger).
+type Lookup = Option<u64>;
 
 /// What an append did with one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,6 +178,8 @@ pub struct Ledger {
     pending_head: Option<Head>,
     /// The ledger id, once known.
     ledger_id: Option<String>,
+    /// How many events of each kind got a derived id (`options.derived_ids`).
+    derived_counts: std::collections::HashMap<String, u32>,
 }
 
 impl Ledger {
@@ -194,6 +207,7 @@ impl Ledger {
             deferring_sync: false,
             pending_head: None,
             ledger_id: None,
+            derived_counts: Default::default(),
         };
         ledger.locked(|ledger| ledger.prepare_tail().map(|_| ()))?;
         Ok(ledger)
@@ -255,7 +269,7 @@ impl Ledger {
 
     fn append_locked(
         &mut self,
-        pre: Vec<(PreEncoded, bool)>,
+        pre: Vec<(PreEncoded, Lookup)>,
         options: AppendOptions,
     ) -> Result<Vec<Appended>> {
         let mut tail = self.prepare_tail()?;
@@ -307,7 +321,7 @@ impl Ledger {
     fn append_at_tail(
         &mut self,
         tail: &mut Tail,
-        pre: Vec<(PreEncoded, bool)>,
+        pre: Vec<(PreEncoded, Lookup)>,
         options: AppendOptions,
     ) -> Result<Vec<Appended>> {
         let (mut seq, mut prev) = tail
@@ -326,15 +340,16 @@ impl Ledger {
         let mut results = Vec::with_capacity(pre.len());
         let mut written_ids: Vec<(String, u64)> = Vec::new();
         let mut last_start = tail.end;
-        for (encoded, caller_id) in &pre {
-            if *caller_id {
+        for (encoded, lookup) in &pre {
+            if let Some(look_back) = lookup {
                 let earlier = written_ids
                     .iter()
                     .find(|(id, _)| *id == encoded.id)
                     .map(|(_, seq)| *seq);
+                let floor = tail.end.saturating_sub(*look_back);
                 let earlier = match earlier {
                     Some(seq) => Some(seq),
-                    None => find_id(&self.path, &self.file, tail.end, &encoded.id)?,
+                    None => find_id(&self.path, &self.file, (floor, tail.end), &encoded.id)?,
                 };
                 if let Some(original) = earlier {
                     results.push(Appended {
@@ -374,11 +389,23 @@ impl Ledger {
     }
 
     /// Encodes events before the lock is taken; see [`Ledger::append_batch_with`].
-    fn pre_encode(&self, events: &[NewEvent]) -> Result<Vec<(PreEncoded, bool)>> {
+    fn pre_encode(&mut self, events: &[NewEvent]) -> Result<Vec<(PreEncoded, Lookup)>> {
         let mut pre = Vec::with_capacity(events.len());
         for event in events {
             event.validate()?;
-            let id = event.id.unwrap_or_else(Uuid::now_v7).to_string();
+            // A caller's id may be anywhere in the ledger (a retried `intent
+            // append`); a derived one only in the recent tail, if at all.
+            let (id, lookup) = match (event.id, &self.options.derived_ids) {
+                (Some(id), _) => (id, Some(u64::MAX)),
+                (None, Some(derived)) => {
+                    let count = self.derived_counts.entry(event.kind.clone()).or_default();
+                    let id = derived.id(&event.kind, *count);
+                    *count += 1;
+                    (id, derived.look_back)
+                }
+                (None, None) => (Uuid::now_v7(), None),
+            };
+            let id = id.to_string();
             // No secret reaches the file: every text field passes the one redactor.
             let mut event = crate::redact::redact_event(event);
             if let Some(origin) = &self.options.origin {
@@ -398,7 +425,7 @@ impl Ledger {
                     max: self.options.max_line_bytes,
                 });
             }
-            pre.push((encoded, event.id.is_some()));
+            pre.push((encoded, lookup));
         }
         Ok(pre)
     }

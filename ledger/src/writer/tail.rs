@@ -101,16 +101,22 @@ pub(super) fn scan_tail(path: &Path, file: &File, len: u64, max_line: usize) -> 
     }
 }
 
-/// Looks for an event with envelope id `id` in `[0, end)`, newest first, because
-/// retries follow their original closely. `end` is a line boundary.
-pub(super) fn find_id(path: &Path, file: &File, end: u64, id: &str) -> Result<Option<u64>> {
+/// Looks for an event with envelope id `id` in the lines of `[floor, end)` (the
+/// line a floor above 0 falls in is left out), newest first, because retries
+/// follow their original closely. `end` is a line boundary.
+pub(super) fn find_id(
+    path: &Path,
+    file: &File,
+    (floor, end): (u64, u64),
+    id: &str,
+) -> Result<Option<u64>> {
     let needle = format!(r#","id":"{id}","#);
     let finder = memchr::memmem::Finder::new(needle.as_bytes());
     let mut chunk_len: u64 = 4 * 1024 * 1024;
     let mut hi = end;
     let mut buf = Vec::new();
-    while hi > 0 {
-        let lo = hi.saturating_sub(chunk_len);
+    while hi > floor {
+        let lo = hi.saturating_sub(chunk_len).max(floor);
         buf.resize((hi - lo) as usize, 0);
         file.read_exact_at(&mut buf, lo)
             .map_err(|e| LedgerError::io(path, e))?;
@@ -120,6 +126,8 @@ pub(super) fn find_id(path: &Path, file: &File, end: u64, id: &str) -> Result<Op
         } else {
             match memchr::memchr(b'\n', &buf) {
                 Some(i) => i + 1,
+                // No line starts in what is left above the floor.
+                None if lo == floor => break,
                 None => {
                     chunk_len *= 2;
                     continue;
@@ -137,6 +145,9 @@ pub(super) fn find_id(path: &Path, file: &File, end: u64, id: &str) -> Result<Op
                     return Ok(Some(view.seq));
                 }
             }
+        }
+        if lo == floor {
+            break;
         }
         hi = lo + skip as u64;
     }

@@ -193,7 +193,7 @@ impl Engine {
 
     /// Records a problem the hook handled by failing open or closed. Best effort.
     pub fn record_warning(&self, session: Option<&str>, message: &str) {
-        let Ok(mut ledger) = self.workspace.open_ledger(self.ledger_options.clone()) else {
+        let Ok(mut ledger) = self.workspace.open_ledger(self.hook_ledger_options()) else {
             return;
         };
         let warning = HookWarning {
@@ -205,6 +205,15 @@ impl Engine {
         let _ = ledger.append(event);
     }
 
+    /// The ledger options of one ledger handle of this hook: event ids drawn from
+    /// the hook's seed when its client gave one (`crate::hook_ids`).
+    fn hook_ledger_options(&self) -> LedgerOptions {
+        LedgerOptions {
+            derived_ids: crate::hook_ids::next_handle(),
+            ..self.ledger_options.clone()
+        }
+    }
+
     fn in_transaction<T>(
         &self,
         origin: Origin,
@@ -213,7 +222,7 @@ impl Engine {
         // A save this thread deferred goes first, so a state is never saved over a
         // newer one.
         deferred::finish();
-        let mut ledger = self.workspace.open_ledger(self.ledger_options.clone())?;
+        let mut ledger = self.workspace.open_ledger(self.hook_ledger_options())?;
         crate::timings::mark("open ledger");
         ledger.transaction(|tx| {
             crate::timings::mark("lock");
