@@ -217,22 +217,23 @@ fn durability_batch_syncs_on_request() {
     assert_eq!(intent_ledger::Durability::parse("sometimes"), None);
 }
 
-/// A hook answered twice (the helper stalled past the client's timeout after it had
-/// committed, so the client answered itself) draws its ids from one seed: the second
-/// run finds the first run's events in the recent tail, whatever kinds it appends
-/// in whatever order, and writes none of them twice. The look-back is bounded, so a
-/// first run never reads the ledger and a second run reads only its tail.
+/// A hook answered twice (by the helper and, after its timeout, by the client)
+/// draws its ids from one seed: whichever run comes second finds the first run's
+/// events among the lines written since the hook was sent, whatever kinds it
+/// appends in whatever order, and writes none of them twice. The look is bounded: a
+/// run without a floor reads nothing, and lines before the floor are not read.
 #[test]
 fn a_repeated_hook_with_derived_ids_writes_nothing_twice() {
     let (_dir, path) = ledger_with(3);
-    let open = |seed: &str, look_back: Option<u64>| {
+    let len = || std::fs::metadata(&path).unwrap().len();
+    let open = |seed: &str, look_from: Option<u64>| {
         intent_ledger::Ledger::open_with(
             &path,
             LedgerOptions {
                 durability: intent_ledger::Durability::Never,
                 derived_ids: Some(intent_ledger::DerivedIds {
                     seed: seed.into(),
-                    look_back,
+                    look_from,
                 }),
                 ..LedgerOptions::default()
             },
@@ -240,7 +241,10 @@ fn a_repeated_hook_with_derived_ids_writes_nothing_twice() {
         .unwrap()
     };
     let event = |kind: &str, n: u32| NewEvent::new(kind, "t", json!({ "n": n }));
-    let first = open("hook-1", None)
+    // The hook is sent: its floor is the ledger's length then. The first run's
+    // first event starts exactly at the floor.
+    let sent = len();
+    let first = open("hook-1", Some(sent))
         .append_batch(vec![
             event("intent.spec", 0),
             event("tool.pre", 1),
@@ -252,12 +256,12 @@ fn a_repeated_hook_with_derived_ids_writes_nothing_twice() {
     fast_ledger(&path)
         .append_batch((0..5).map(|n| event("lesson", n)).collect())
         .unwrap();
-    // The second run skips the specs snapshot (already written) and adds a kind
-    // the first run did not append.
-    let second = open("hook-1", Some(1 << 20))
+    // The second run writes the specs snapshot the first wrote, skips a kind, and
+    // adds one the first did not append.
+    let second = open("hook-1", Some(sent))
         .append_batch(vec![
+            event("intent.spec", 0),
             event("tool.pre", 1),
-            event("tool.pre", 2),
             event("trace", 3),
         ])
         .unwrap();
@@ -267,31 +271,32 @@ fn a_repeated_hook_with_derived_ids_writes_nothing_twice() {
             .map(|a| (a.seq, a.duplicate))
             .collect::<Vec<_>>(),
         [
+            (first[0].seq, true),
             (first[1].seq, true),
-            (first[2].seq, true),
             (first[2].seq + 6, false)
         ]
     );
     // Another hook's seed names other events.
-    let other = open("hook-2", Some(1 << 20))
+    let other = open("hook-2", Some(sent))
         .append(event("tool.pre", 1))
         .unwrap();
     assert!(!other.duplicate);
 
-    // Without a look-back (a first run), nothing is looked for: the same ids are
-    // written again, which is why only a repeated run looks.
+    // Without a floor nothing is looked for: the same ids are written again, which
+    // is why every run of a hook sent to a helper looks.
     let blind = open("hook-1", None).append(event("tool.pre", 1)).unwrap();
     assert!(!blind.duplicate);
-    // The look-back is bounded: an original older than it is not found.
+    // Lines before the floor are not read.
+    let before_old = len();
     let old = open("hook-3", None).append(event("tool.pre", 1)).unwrap();
     fast_ledger(&path)
         .append_batch((0..50).map(|n| event("lesson", n)).collect())
         .unwrap();
-    let near = open("hook-3", Some(1 << 20))
+    let near = open("hook-3", Some(before_old))
         .append(event("tool.pre", 1))
         .unwrap();
     assert_eq!((near.seq, near.duplicate), (old.seq, true));
-    let far = open("hook-3", Some(1024))
+    let far = open("hook-3", Some(before_old + 1))
         .append(event("tool.pre", 1))
         .unwrap();
     assert!(!far.duplicate && far.seq > old.seq);

@@ -285,3 +285,62 @@ fn a_kept_state_is_reused_only_while_state_json_is_the_file_its_save_left() {
         .unwrap();
     assert_eq!(after_delete, rebuilt(&mut ledger));
 }
+
+/// Two edges of saving a loaded state: a session evicted and then back within one
+/// state keeps its shard, and a cache deleted between a load and its save is not
+/// half rewritten (the next load rebuilds it whole).
+#[test]
+fn a_returning_session_keeps_its_shard_and_a_deleted_cache_is_not_half_written() {
+    use intent_ledger::state::MAX_SESSIONS;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("l.jsonl");
+    let cache_dir = dir.path().join(".cache");
+    let cache = StateCache::new(&cache_dir);
+    let mut ledger = fast_ledger(&path);
+    let read = |s: &str, i: usize| {
+        NewEvent::new(
+            "tool.post",
+            "t",
+            json!({"file_hashes": {format!("src/{i}.ts"): format!("sha256:{i}")}}),
+        )
+        .with_session(s)
+    };
+    ledger.append(read("old", 0)).unwrap();
+    ledger
+        .transaction(|tx| cache.save(&cache.load(tx)?))
+        .unwrap();
+    // One state catches up over enough new sessions to evict "old", then "old"
+    // again, and is saved.
+    ledger
+        .append_batch(
+            (1..=MAX_SESSIONS)
+                .map(|i| read(&format!("s{i}"), i))
+                .collect(),
+        )
+        .unwrap();
+    ledger.append(read("old", 1)).unwrap();
+    ledger
+        .transaction(|tx| -> intent_ledger::Result<()> {
+            let state = cache.load(tx)?;
+            cache.save(&state)
+        })
+        .unwrap();
+    let end = std::fs::metadata(&path).unwrap().len();
+    let loaded = ledger.transaction(|tx| cache.load_full(tx)).unwrap();
+    assert!(!loaded.session("old").unwrap().files.is_empty());
+    assert_eq!(loaded, HookState::rebuild(&path, end).unwrap());
+
+    // Deleted between the load and the save.
+    ledger.append(read("s1", 2)).unwrap();
+    ledger
+        .transaction(|tx| -> intent_ledger::Result<()> {
+            let state = cache.load(tx)?;
+            std::fs::remove_dir_all(&cache_dir).unwrap();
+            cache.save(&state)
+        })
+        .unwrap();
+    assert!(!cache_dir.join("state.json").exists());
+    let end = std::fs::metadata(&path).unwrap().len();
+    let loaded = ledger.transaction(|tx| cache.load_full(tx)).unwrap();
+    assert_eq!(loaded, HookState::rebuild(&path, end).unwrap());
+}

@@ -62,6 +62,18 @@ fn the_static_build_loads_no_shared_library() {
     // The check can fail: the usual build has both.
     let usual = program_header_types(&std::fs::read(intent_bin()).unwrap());
     assert!(usual.contains(&PT_INTERP) && usual.contains(&PT_DYNAMIC));
+
+    // `intent doctor` tells which build runs.
+    let ws = workspace();
+    let linking = |program: &Path| {
+        let out = run_of(program, &ws, &["--json", "doctor"], b"", false, &[]);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let checks = report["checks"].as_array().unwrap().clone();
+        let binary = checks.iter().find(|c| c["check"] == "binary").unwrap();
+        binary["detail"].as_str().unwrap().to_string()
+    };
+    assert!(linking(&program).starts_with("statically linked"));
+    assert!(linking(Path::new(intent_bin())).starts_with("dynamically linked"));
 }
 
 #[test]

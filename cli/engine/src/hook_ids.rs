@@ -2,25 +2,23 @@
 //! chose, so that a hook answered twice is recorded once.
 //!
 //! The client (`intent hook`) draws a random seed per hook and sends it to the
-//! resident helper with the payload. When the helper stalls past the client's
-//! timeout after it has committed, or its connection breaks after the request was
-//! sent, the client answers the hook itself with the same seed: its events then
-//! carry the ids the helper's did, and the ledger, told to look for them in its
-//! recent tail, writes none of them twice (`intent_ledger::DerivedIds`). A first
-//! answer looks for nothing and reads nothing.
+//! resident helper with the payload and the ledger's length at that moment. When
+//! the helper stalls past the client's timeout, or its connection breaks after the
+//! request was sent, the client answers the hook itself with the same seed: its
+//! events then carry the ids the helper's do. Either run may reach the ledger
+//! second (a helper stalled before its transaction commits after the client), so
+//! both have the ledger look for each id among the lines written since the hook was
+//! sent, and whichever comes second writes none of them twice
+//! (`intent_ledger::DerivedIds`). That look usually reads nothing (no line was
+//! written since) or a few KiB; a hook never sent to a helper looks for nothing.
 
 use std::cell::RefCell;
 
 use intent_ledger::DerivedIds;
 
-/// How far back from the ledger's tail a repeated answer looks for the events of
-/// the first: what other hooks can append while the first answer stalls (a trace
-/// is a few KiB), with room to spare. Read only by a repeated answer.
-const LOOK_BACK_BYTES: u64 = 8 * 1024 * 1024;
-
 struct HookSeed {
     seed: String,
-    repeat: bool,
+    look_from: u64,
     /// Ledger handles opened so far for this hook.
     handles: u32,
 }
@@ -29,14 +27,14 @@ thread_local! {
     static CURRENT: RefCell<Option<HookSeed>> = const { RefCell::new(None) };
 }
 
-/// Names the events of the hook this thread answers next after `seed`; `repeat`
-/// when the hook may have been recorded already (its helper was asked and did not
-/// answer), so every event is first looked for.
-pub fn set(seed: &str, repeat: bool) {
+/// Names the events of the hook this thread answers next after `seed`, each looked
+/// for first among the ledger's lines from `look_from` on (its length when the hook
+/// was sent to the helper).
+pub fn set(seed: &str, look_from: u64) {
     CURRENT.with(|current| {
         *current.borrow_mut() = Some(HookSeed {
             seed: seed.to_string(),
-            repeat,
+            look_from,
             handles: 0,
         })
     });
@@ -55,7 +53,7 @@ pub(crate) fn next_handle() -> Option<DerivedIds> {
         let hook = current.as_mut()?;
         let ids = DerivedIds {
             seed: format!("{}/{}", hook.seed, hook.handles),
-            look_back: hook.repeat.then_some(LOOK_BACK_BYTES),
+            look_from: Some(hook.look_from),
         };
         hook.handles += 1;
         Some(ids)

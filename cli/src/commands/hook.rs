@@ -72,8 +72,8 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
                     printed
                 }
                 Err(why) => {
-                    if why == AnswerHere::AfterAsking {
-                        intent_engine::hook_ids::set(&seed, true);
+                    if let AnswerHere::AfterAsking(look_from) = why {
+                        intent_engine::hook_ids::set(&seed, look_from);
                     }
                     answer(config, &args, &input, &|name| std::env::var_os(name), None)
                         .expect("nothing is declined without a workspace to keep to")

@@ -22,8 +22,10 @@ pub enum AnswerHere {
     /// use one): nothing can have been recorded for it.
     Unasked,
     /// The hook was sent and no answer came back (a timeout, a broken connection,
-    /// a garbled answer, a decline): the helper may have recorded it already.
-    AfterAsking,
+    /// a garbled answer, a panic): the helper may record it, before or after this
+    /// process does. Both look for their events' ids among the ledger's lines from
+    /// this offset on (its length when the hook was sent).
+    AfterAsking(u64),
 }
 
 /// The helper's answer to this hook, or why this process must answer it. Starts a
@@ -70,14 +72,16 @@ fn ask_helper(
         return None;
     }
     intent_engine::timings::mark("connect and check helper");
-    let ask = Ask::Hook(hook_ask(config, args, seed)?);
+    // The ledger's length before the helper can record anything for this hook.
+    let look_from = std::fs::metadata(workspace.ledger_path()).map_or(0, |m| m.len());
+    let ask = Ask::Hook(Box::new(hook_ask(config, args, seed, look_from)?));
     intent_engine::timings::mark("describe hook");
     let timeout = super::answer_timeout();
     stream.set_write_timeout(Some(timeout)).ok()?;
     stream.set_read_timeout(Some(timeout)).ok()?;
     // From the first byte written on, the helper may record the hook.
     if wire::write_ask(&mut stream, &ask, input).is_err() {
-        return Some(Err(AnswerHere::AfterAsking));
+        return Some(Err(AnswerHere::AfterAsking(look_from)));
     }
     Some(match wire::read_answer(&mut stream) {
         Ok(Answer::Served { stdout, stderr }) => Ok(Printed { stdout, stderr }),
@@ -85,7 +89,7 @@ fn ask_helper(
         // hook starts a current one.
         Ok(Answer::Stale { .. } | Answer::Declined { .. }) => Err(AnswerHere::Unasked),
         Ok(Answer::Failed { .. } | Answer::Status(_) | Answer::Stopping) | Err(_) => {
-            Err(AnswerHere::AfterAsking)
+            Err(AnswerHere::AfterAsking(look_from))
         }
     })
 }
@@ -151,7 +155,7 @@ fn likely_workspace(config: &Config, args: &HookArgs) -> Workspace {
     }
 }
 
-fn hook_ask(config: &Config, args: &HookArgs, seed: &str) -> Option<HookAsk> {
+fn hook_ask(config: &Config, args: &HookArgs, seed: &str, look_from: u64) -> Option<HookAsk> {
     let cwd = std::env::current_dir().ok()?.to_str()?.to_string();
     let explicit_workspace = match config.explicit_workspace {
         true => Some(config.workspace.root().to_str()?.to_string()),
@@ -176,6 +180,7 @@ fn hook_ask(config: &Config, args: &HookArgs, seed: &str) -> Option<HookAsk> {
             .map(|v| v.get_name().to_string()),
         event: args.event.clone(),
         seed: seed.to_string(),
+        look_from,
     })
 }
 

@@ -220,16 +220,18 @@ fn respond(mut stream: UnixStream, shared: &Shared) {
     };
     // Fault injection for the tests of a helper that stalls after recording a hook
     // until its client has given up and answered the hook itself.
-    if let Some(ms) = std::env::var("INTENT_HELPER_TEST_STALL_MS")
-        .ok()
-        .and_then(|ms| ms.parse().ok())
-    {
-        std::thread::sleep(Duration::from_millis(ms));
-    }
+    stall_for_tests("INTENT_HELPER_TEST_STALL_MS");
     let _ = wire::write_answer(&mut stream, &answer);
     // The hook has its answer: now the work that only keeps caches current.
     drop(stream);
     intent_engine::engine::deferred::finish();
+}
+
+/// Sleeps for the milliseconds `variable` says, if set (tests/e2e/test_helper_stall.rs).
+fn stall_for_tests(variable: &str) {
+    if let Some(ms) = std::env::var(variable).ok().and_then(|ms| ms.parse().ok()) {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
 }
 
 fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {
@@ -278,7 +280,12 @@ fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {
         intent_engine::timings::enable();
         intent_engine::timings::mark("helper start");
     }
-    intent_engine::hook_ids::set(&ask.seed, false);
+    // The client may answer this hook too (after its timeout), before or after
+    // this: both name its events alike and look for them (`hook_ids`).
+    intent_engine::hook_ids::set(&ask.seed, ask.look_from);
+    // Fault injection for the tests of a helper that stalls before recording a
+    // hook until its client has answered the hook itself.
+    stall_for_tests("INTENT_HELPER_TEST_STALL_BEFORE_MS");
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         hook::answer(&config, &args, input, &env, Some(&shared.root))
     }));

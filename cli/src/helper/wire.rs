@@ -20,7 +20,7 @@ const MAX_BODY: u64 = intent_engine::respond::MAX_PAYLOAD_BYTES + 1;
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Ask {
     /// Answer this hook (its payload follows the header).
-    Hook(HookAsk),
+    Hook(Box<HookAsk>),
     /// Say who you are and what you did.
     Status,
     /// Exit once the hooks in flight are answered.
@@ -49,6 +49,9 @@ pub struct HookAsk {
     /// The hook's seed for the ids of its events (`intent_engine::hook_ids`): if
     /// the client ends up answering the hook itself, its events carry the same ids.
     pub seed: String,
+    /// The ledger's length when the hook was sent: both answers look for their
+    /// events' ids in the lines written since.
+    pub look_from: u64,
 }
 
 /// What the helper answers.
@@ -199,7 +202,7 @@ mod tests {
 
     #[test]
     fn a_hook_request_and_its_answer_round_trip() {
-        let ask = Ask::Hook(HookAsk {
+        let ask = Ask::Hook(Box::new(HookAsk {
             exe: "intent 1:2".into(),
             shared_env: vec![("HOME".into(), "/home/a".into())],
             project_dirs: vec![],
@@ -209,7 +212,8 @@ mod tests {
             front_end: Some("claude-code".into()),
             event: None,
             seed: "hook-seed".into(),
-        });
+            look_from: 4096,
+        }));
         let mut frame = Vec::new();
         write_ask(&mut frame, &ask, b"{\"x\":1}").unwrap();
         let request = read_ask(&mut frame.as_slice()).unwrap();

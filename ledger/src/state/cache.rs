@@ -108,6 +108,11 @@ impl StateCache {
             if shards.nothing_to_save(state.stamp.end) {
                 return Ok(false);
             }
+            // Loaded from a cache deleted since: writing only what changed would
+            // leave a core whose shards are missing. The next load rebuilds.
+            if !self.path.exists() {
+                return Ok(false);
+            }
         }
         let dir = self.dir();
         let (sessions, digests, evicted): (Vec<String>, Vec<String>, Vec<String>) =
@@ -147,7 +152,10 @@ impl StateCache {
             }
         }
         for session in evicted {
-            let _ = std::fs::remove_file(session_shard(dir, &session));
+            // Evicted, then back (a new event of it): its shard was just written.
+            if !state.sessions.contains_key(&session) {
+                let _ = std::fs::remove_file(session_shard(dir, &session));
+            }
         }
         write_json(&self.path, state)?;
         Ok(true)
@@ -169,8 +177,10 @@ impl StateCache {
         if self.write(&state)? {
             state.mark_saved(self.dir());
         }
+        let held = std::fs::File::open(&self.path).ok();
         Ok(Some(KeptState {
-            core: FileIdentity::of(&self.path),
+            core: held.as_ref().and(FileIdentity::of(&self.path)),
+            _held: held,
             state,
         }))
     }
@@ -180,7 +190,10 @@ impl StateCache {
     /// nobody deleted the cache) and it was made from this ledger: it is then the
     /// same state, without reading and decoding it again.
     pub fn load_kept(&self, tx: &Transaction<'_>, kept: Option<KeptState>) -> Result<HookState> {
-        if let Some(KeptState { core, mut state }) = kept {
+        if let Some(KeptState {
+            core, mut state, ..
+        }) = kept
+        {
             if core.is_some() && core == FileIdentity::of(&self.path) && fits(&state, tx) {
                 state.catch_up(tx.path(), tx.end())?;
                 return Ok(state);
@@ -195,6 +208,9 @@ impl StateCache {
 #[derive(Debug)]
 pub struct KeptState {
     core: Option<FileIdentity>,
+    /// `state.json` as saved, held open: its inode cannot be reused by a later
+    /// file while it is, so an identity match means the very same file.
+    _held: Option<std::fs::File>,
     state: HookState,
 }
 

@@ -447,6 +447,11 @@ impl HookState {
             shards.dirty_digests.insert(intent.to_string());
         }
         let items = self.digests.entry(intent.to_string()).or_default();
+        // A shard saved ahead of the core (or by a newer state) already holds the
+        // events a catch-up applies again: once is enough.
+        if items.back().is_some_and(|last| last.seq >= event.seq) {
+            return;
+        }
         items.push_back(DigestItem {
             seq: event.seq,
             ts: event.ts.clone(),

@@ -11,7 +11,7 @@ use crate::head::Head;
 
 mod retry;
 mod tail;
-pub use retry::DerivedIds;
+pub use retry::{DerivedIds, MAX_LOOK_BACK};
 pub use tail::{debris_path, mark_corrupt, marker_path};
 use tail::{find_id, scan_tail};
 
@@ -83,9 +83,17 @@ pub struct AppendOptions {
     pub expected_last_seq: Option<u64>,
 }
 
-/// Whether to look for an event's id before writing it: `None` not at all, else
-/// how many bytes back from the tail (`u64::MAX`: the whole ledger).
-type Lookup = Option<u64>;
+/// Whether to look for an event's id before writing it, and where.
+#[derive(Debug, Clone, Copy)]
+enum Lookup {
+    /// A random id: nowhere.
+    Nowhere,
+    /// A caller's id may be anywhere (a retried `intent append`).
+    Everywhere,
+    /// A derived id: in the lines from this offset on, at most `MAX_LOOK_BACK`
+    /// bytes back from the tail.
+    From(u64),
+}
 
 /// What an append did with one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -341,12 +349,16 @@ impl Ledger {
         let mut written_ids: Vec<(String, u64)> = Vec::new();
         let mut last_start = tail.end;
         for (encoded, lookup) in &pre {
-            if let Some(look_back) = lookup {
+            let floor = match *lookup {
+                Lookup::Nowhere => None,
+                Lookup::Everywhere => Some(0),
+                Lookup::From(from) => Some(from.max(tail.end.saturating_sub(MAX_LOOK_BACK))),
+            };
+            if let Some(floor) = floor {
                 let earlier = written_ids
                     .iter()
                     .find(|(id, _)| *id == encoded.id)
                     .map(|(_, seq)| *seq);
-                let floor = tail.end.saturating_sub(*look_back);
                 let earlier = match earlier {
                     Some(seq) => Some(seq),
                     None => find_id(&self.path, &self.file, (floor, tail.end), &encoded.id)?,
@@ -396,14 +408,14 @@ impl Ledger {
             // A caller's id may be anywhere in the ledger (a retried `intent
             // append`); a derived one only in the recent tail, if at all.
             let (id, lookup) = match (event.id, &self.options.derived_ids) {
-                (Some(id), _) => (id, Some(u64::MAX)),
+                (Some(id), _) => (id, Lookup::Everywhere),
                 (None, Some(derived)) => {
                     let count = self.derived_counts.entry(event.kind.clone()).or_default();
                     let id = derived.id(&event.kind, *count);
                     *count += 1;
-                    (id, derived.look_back)
+                    (id, derived.look_from.map_or(Lookup::Nowhere, Lookup::From))
                 }
-                (None, None) => (Uuid::now_v7(), None),
+                (None, None) => (Uuid::now_v7(), Lookup::Nowhere),
             };
             let id = id.to_string();
             // No secret reaches the file: every text field passes the one redactor.

@@ -13,11 +13,17 @@ use uuid::Uuid;
 pub struct DerivedIds {
     /// Unique per hook, and per ledger handle within it.
     pub seed: String,
-    /// When this run may repeat one that was recorded already: how many bytes back
-    /// from the tail to look for each id (the other run wrote moments ago). `None`
-    /// on a first run: nothing to look for, nothing read.
-    pub look_back: Option<u64>,
+    /// Where to look for each id before writing it: the ledger's length when the
+    /// hook was first sent, before either run could write (both runs look, since
+    /// either may come second). The lines from there to the tail are searched, at
+    /// most [`MAX_LOOK_BACK`] bytes of them. `None`: nothing to look for, nothing
+    /// read (a hook no helper was asked to answer).
+    pub look_from: Option<u64>,
 }
+
+/// The most a derived id is looked for, back from the tail: what other hooks can
+/// append while one run of a hook waits for the other (a trace is a few KiB).
+pub const MAX_LOOK_BACK: u64 = 8 * 1024 * 1024;
 
 impl DerivedIds {
     /// The id of the `ordinal`-th event of `kind` the handle appends: the same in
@@ -42,15 +48,12 @@ mod tests {
 
     #[test]
     fn ids_depend_on_seed_kind_and_ordinal_only() {
-        let ids = |seed: &str, look_back| DerivedIds {
+        let ids = |seed: &str, look_from| DerivedIds {
             seed: seed.into(),
-            look_back,
+            look_from,
         };
         let a = ids("hook-1", None);
-        assert_eq!(
-            a.id("trace", 0),
-            ids("hook-1", Some(1 << 20)).id("trace", 0)
-        );
+        assert_eq!(a.id("trace", 0), ids("hook-1", Some(1024)).id("trace", 0));
         assert_ne!(a.id("trace", 0), a.id("trace", 1));
         assert_ne!(a.id("trace", 0), a.id("tool.post", 0));
         assert_ne!(a.id("trace", 0), ids("hook-2", None).id("trace", 0));

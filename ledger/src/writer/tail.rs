@@ -101,9 +101,10 @@ pub(super) fn scan_tail(path: &Path, file: &File, len: u64, max_line: usize) -> 
     }
 }
 
-/// Looks for an event with envelope id `id` in the lines of `[floor, end)` (the
-/// line a floor above 0 falls in is left out), newest first, because retries
-/// follow their original closely. `end` is a line boundary.
+/// Looks for an event with envelope id `id` among the lines that start in
+/// `[floor, end)`, newest first, because retries follow their original closely.
+/// `end` is a line boundary; `floor` need not be (a line starting before it is
+/// left out).
 pub(super) fn find_id(
     path: &Path,
     file: &File,
@@ -115,20 +116,24 @@ pub(super) fn find_id(
     let mut chunk_len: u64 = 4 * 1024 * 1024;
     let mut hi = end;
     let mut buf = Vec::new();
+    // The byte before the floor tells whether a line starts at the floor.
+    let bottom = floor.saturating_sub(1);
     while hi > floor {
-        let lo = hi.saturating_sub(chunk_len).max(floor);
+        let lo = hi.saturating_sub(chunk_len).max(bottom);
         buf.resize((hi - lo) as usize, 0);
         file.read_exact_at(&mut buf, lo)
             .map_err(|e| LedgerError::io(path, e))?;
-        // Only whole lines: the partial first line belongs to the next (earlier) chunk.
+        // Only whole lines: the partial first line belongs to the next (earlier)
+        // chunk, or starts below the floor.
         let skip = if lo == 0 {
             0
         } else {
             match memchr::memchr(b'\n', &buf) {
-                Some(i) => i + 1,
+                Some(i) if i + 1 < buf.len() || lo == bottom => i + 1,
                 // No line starts in what is left above the floor.
-                None if lo == floor => break,
-                None => {
+                None if lo == bottom => break,
+                // A line longer than the chunk: read more of it.
+                _ => {
                     chunk_len *= 2;
                     continue;
                 }
@@ -146,7 +151,7 @@ pub(super) fn find_id(
                 }
             }
         }
-        if lo == floor {
+        if lo == bottom {
             break;
         }
         hi = lo + skip as u64;
