@@ -9,8 +9,10 @@ use uuid::Uuid;
 
 use crate::head::Head;
 
+mod options;
 mod retry;
 mod tail;
+pub use options::{AppendOptions, Appended, Durability, LedgerOptions};
 pub use retry::{DerivedIds, MAX_LOOK_BACK};
 pub use tail::{debris_path, mark_corrupt, marker_path};
 use tail::{find_id, scan_tail};
@@ -20,68 +22,6 @@ use crate::event::NewEvent;
 use crate::line::{self, PreEncoded};
 use crate::payload::Genesis;
 use crate::verify;
-
-/// How hard an append works to reach stable storage before it returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Durability {
-    /// `fdatasync` after every append call (one per batch). The default: an
-    /// acknowledged event survives a power cut.
-    #[default]
-    Always,
-    /// No sync per append; [`Ledger::sync`] (or dropping the ledger) syncs once.
-    /// For bulk imports that can redo their work after a crash.
-    Batch,
-    /// Never sync; the OS writes back when it likes. For benchmarks and scratch use.
-    Never,
-}
-
-impl Durability {
-    /// Parses `always`, `batch` or `never`.
-    pub fn parse(text: &str) -> Option<Durability> {
-        match text {
-            "always" => Some(Durability::Always),
-            "batch" => Some(Durability::Batch),
-            "never" => Some(Durability::Never),
-            _ => None,
-        }
-    }
-}
-
-/// Settings of a [`Ledger`] handle.
-#[derive(Debug, Clone)]
-pub struct LedgerOptions {
-    /// When to sync.
-    pub durability: Durability,
-    /// Largest accepted line, newline included. Events carry hashes and paths, not
-    /// file contents, so a few MiB is generous.
-    pub max_line_bytes: usize,
-    /// Where the events come from (worktree and branch), recorded as
-    /// `data.worktree` on every event that does not say it itself.
-    pub origin: Option<serde_json::Value>,
-    /// Ids for events that come without one, drawn from a seed instead of at
-    /// random, and whether to look for them first (a hook that may have been
-    /// recorded already; see [`DerivedIds`]).
-    pub derived_ids: Option<DerivedIds>,
-}
-
-impl Default for LedgerOptions {
-    fn default() -> Self {
-        LedgerOptions {
-            durability: Durability::Always,
-            max_line_bytes: 4 * 1024 * 1024,
-            origin: None,
-            derived_ids: None,
-        }
-    }
-}
-
-/// Per-call options of [`Ledger::append_batch_with`].
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AppendOptions {
-    /// Optimistic concurrency: append only if the ledger still ends at this seq,
-    /// else fail with [`LedgerError::Conflict`].
-    pub expected_last_seq: Option<u64>,
-}
 
 /// Whether to look for an event's id before writing it, and where.
 #[derive(Debug, Clone, Copy)]
@@ -93,17 +33,6 @@ enum Lookup {
     /// A derived id: in the lines from this offset on, at most `MAX_LOOK_BACK`
     /// bytes back from the tail.
     From(u64),
-}
-
-/// What an append did with one event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Appended {
-    /// The event's seq (the original one for a duplicate).
-    pub seq: u64,
-    /// The event's id.
-    pub id: String,
-    /// True when the id was already in the ledger and nothing was written for it.
-    pub duplicate: bool,
 }
 
 /// Where a ledger ends, as seen under the lock.
