@@ -16,7 +16,7 @@ pub struct DerivedIds {
     /// Where to look for each id before writing it: the ledger's length when the
     /// hook was first sent, before either run could write (both runs look, since
     /// either may come second). The lines from there to the tail are searched, at
-    /// most [`MAX_LOOK_BACK`] bytes of them. `None`: nothing to look for, nothing
+    /// most [`MAX_LOOK_BACK`](crate::MAX_LOOK_BACK) bytes of them. `None`: nothing to look for, nothing
     /// read (a hook no helper was asked to answer).
     pub look_from: Option<u64>,
 }
