@@ -33,5 +33,5 @@ pub use verify::{verify_bytes, verify_path, CorruptionInfo, VerifyReport};
 pub use workspace::{record_spec_snapshot, SpecSnapshot, Workspace};
 pub use writer::{
     debris_path, mark_corrupt, marker_path, AppendOptions, Appended, DerivedIds, Durability,
-    Ledger, LedgerOptions, Transaction,
+    Ledger, LedgerOptions, Transaction, MAX_LOOK_BACK,
 };
