@@ -87,7 +87,7 @@ impl EventTx<'_, '_> {
     // A refusal is the uncommon path and is rendered once: its size does not matter.
     #[allow(clippy::result_large_err)]
     fn intent_spec(&self, intent_id: &str) -> Result<IntentSpec, GateReason> {
-        let specs = self.specs.as_ref().map_err(|why| {
+        let specs = self.specs.as_deref().map_err(|why| {
             refusal(
                 ReasonKind::InvalidConfig,
                 intent_id,
@@ -139,7 +139,7 @@ impl EventTx<'_, '_> {
             return Err(refusal(ReasonKind::IntentNotActive, id, message, next));
         }
         if to == IntentStatus::InProgress {
-            let specs = self.specs.as_ref().expect("checked by intent_spec");
+            let specs = self.specs.as_deref().expect("checked by intent_spec");
             let waiting = specs.file.unfinished_dependencies(spec);
             if !waiting.is_empty() {
                 return Err(refusal(

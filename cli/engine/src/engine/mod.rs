@@ -138,7 +138,7 @@ impl Engine {
         self.in_transaction(self.origin, |turn| {
             turn.state.ensure_digest(intent_id);
             Ok(turn.check_selectable(intent_id).map(|spec_index| {
-                let specs = turn.specs.as_ref().expect("checked");
+                let specs = turn.specs.as_deref().expect("checked");
                 context::intent_context(
                     &specs.file.active_intents[spec_index],
                     &specs.file,
@@ -155,7 +155,7 @@ impl Engine {
                 return Ok(None);
             };
             turn.state.ensure_digest(&id);
-            let specs = turn.specs.as_ref().ok();
+            let specs = turn.specs.as_deref().ok();
             let text = match specs.and_then(|s| s.intent(&id).map(|i| (i, s))) {
                 Some((spec, specs)) => context::intent_context(spec, &specs.file, &turn.state),
                 None => format!("{id} is no longer in active_intents.yaml"),
@@ -166,7 +166,9 @@ impl Engine {
 
     /// Returns the specs as the gate sees them, or why they are unusable.
     pub fn specs(&self) -> anyhow::Result<Result<SpecDocument, String>> {
-        self.in_transaction(self.origin, |turn| Ok(turn.specs.clone()))
+        self.in_transaction(self.origin, |turn| {
+            Ok(turn.specs.as_deref().cloned().map_err(Clone::clone))
+        })
     }
 
     /// Finds the session whose hook recorded `tool_use_id` (MCP servers learn the
@@ -275,7 +277,8 @@ struct EventTx<'e, 't> {
     engine: &'e Engine,
     tx: &'e mut Transaction<'t>,
     state: HookState,
-    specs: Result<SpecDocument, String>,
+    /// Shared with the helper's copy (`specs::load`): never copied per hook.
+    specs: Result<std::sync::Arc<SpecDocument>, String>,
     policy: Result<Policy, String>,
     source: String,
     origin: Origin,
@@ -382,7 +385,7 @@ impl EventTx<'_, '_> {
     fn active_context(&mut self) -> Option<String> {
         let id = self.active()?;
         self.state.ensure_digest(&id);
-        let specs = self.specs.as_ref().ok()?;
+        let specs = self.specs.as_deref().ok()?;
         let spec = specs.intent(&id)?;
         Some(context::intent_context(spec, &specs.file, &self.state))
     }
@@ -398,7 +401,7 @@ impl EventTx<'_, '_> {
         })?;
         let context = self
             .active_context()
-            .or_else(|| self.specs.as_ref().ok().map(context::selection_notice));
+            .or_else(|| self.specs.as_deref().ok().map(context::selection_notice));
         Ok(Reply {
             refusal: None,
             context,
@@ -465,7 +468,7 @@ impl EventTx<'_, '_> {
         }
         let context = self
             .active_context()
-            .or_else(|| self.specs.as_ref().ok().map(context::selection_notice));
+            .or_else(|| self.specs.as_deref().ok().map(context::selection_notice));
         Ok(Reply {
             refusal: None,
             context,

@@ -297,7 +297,11 @@ impl EventTx<'_, '_> {
         active: Option<&str>,
     ) -> Option<Violation> {
         let ignore = super::read_intentignore(&self.engine.workspace);
-        let judge = ChangeJudge::new(active, self.specs.as_ref().map_err(String::as_str), &ignore);
+        let judge = ChangeJudge::new(
+            active,
+            self.specs.as_deref().map_err(String::as_str),
+            &ignore,
+        );
         let judged: Vec<(String, ChangeVerdict)> = paths
             .iter()
             .map(|raw| {

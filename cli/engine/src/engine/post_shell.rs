@@ -116,7 +116,11 @@ impl EventTx<'_, '_> {
         active: Option<&str>,
     ) -> Vec<ShellVerdict> {
         let ignore = super::read_intentignore(&self.engine.workspace);
-        let judge = ChangeJudge::new(active, self.specs.as_ref().map_err(String::as_str), &ignore);
+        let judge = ChangeJudge::new(
+            active,
+            self.specs.as_deref().map_err(String::as_str),
+            &ignore,
+        );
         files.iter().map(|file| judge.judge(&file.path)).collect()
     }
 

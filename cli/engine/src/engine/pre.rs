@@ -67,7 +67,7 @@ impl EventTx<'_, '_> {
                 session: &self.session,
                 root: self.root(),
                 cwd: &cwd,
-                specs: self.specs.as_ref().map_err(String::as_str),
+                specs: self.specs.as_deref().map_err(String::as_str),
                 policy: self.policy.as_ref().map_err(String::as_str),
                 state: &self.state,
                 ignore: &ignore,

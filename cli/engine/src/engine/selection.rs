@@ -97,7 +97,7 @@ impl EventTx<'_, '_> {
             extra: Default::default(),
         })?;
         self.state.ensure_digest(intent_id);
-        let specs = self.specs.as_ref().expect("checked by check_selectable");
+        let specs = self.specs.as_deref().expect("checked by check_selectable");
         Ok(Ok(context::intent_context(
             &specs.file.active_intents[index],
             &specs.file,

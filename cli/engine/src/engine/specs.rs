@@ -2,7 +2,7 @@
 //! that hash, and snapshot changed specs into the ledger.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use intent_ledger::gate::bytes_sha256;
 use intent_ledger::payload::IntentSpec;
@@ -20,7 +20,7 @@ pub fn load(
     tx: &mut Transaction<'_>,
     state: &mut HookState,
     source: &str,
-) -> anyhow::Result<Result<SpecDocument, String>> {
+) -> anyhow::Result<Result<Arc<SpecDocument>, String>> {
     let path = workspace.specs_path();
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
@@ -42,10 +42,10 @@ pub fn load(
         .join("specs")
         .join(format!("{}.json", hash.trim_start_matches("sha256:")));
     let doc = match read_cached(&cache_file) {
-        Some(file) => SpecDocument {
+        Some(file) => Arc::new(SpecDocument {
             file,
             content_hash: hash.clone(),
-        },
+        }),
         None => {
             let doc = match SpecDocument::parse(&bytes) {
                 Ok(doc) => doc,
@@ -64,7 +64,7 @@ pub fn load(
                 )));
             }
             write_cached(&cache_file, &doc);
-            doc
+            Arc::new(doc)
         }
     };
     remember(bytes, &doc);
@@ -74,11 +74,11 @@ pub fn load(
 /// Appends the specs as an `intent.spec` event when they differ from the newest
 /// snapshot in the ledger.
 fn snapshot_if_changed(
-    doc: SpecDocument,
+    doc: Arc<SpecDocument>,
     tx: &mut Transaction<'_>,
     state: &mut HookState,
     source: &str,
-) -> anyhow::Result<Result<SpecDocument, String>> {
+) -> anyhow::Result<Result<Arc<SpecDocument>, String>> {
     if state.spec.as_ref().map(|(h, _)| h.as_str()) != Some(doc.content_hash.as_str()) {
         tx.append(vec![NewEvent::from_payload(source, &IntentSpec::of(&doc))])?;
         state.catch_up(tx.path(), tx.end())?;
@@ -92,26 +92,26 @@ fn snapshot_if_changed(
 /// them once and keeps nothing.
 struct Parsed {
     bytes: Vec<u8>,
-    doc: SpecDocument,
+    doc: Arc<SpecDocument>,
 }
 
 static LAST_PARSED: Mutex<Option<Parsed>> = Mutex::new(None);
 
-fn remembered(bytes: &[u8]) -> Option<SpecDocument> {
+fn remembered(bytes: &[u8]) -> Option<Arc<SpecDocument>> {
     let last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
     last.as_ref()
         .filter(|parsed| parsed.bytes == bytes)
-        .map(|parsed| parsed.doc.clone())
+        .map(|parsed| Arc::clone(&parsed.doc))
 }
 
-fn remember(bytes: Vec<u8>, doc: &SpecDocument) {
+fn remember(bytes: Vec<u8>, doc: &Arc<SpecDocument>) {
     if !crate::is_resident() {
         return;
     }
     let mut last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
     *last = Some(Parsed {
         bytes,
-        doc: doc.clone(),
+        doc: Arc::clone(doc),
     });
 }
 
