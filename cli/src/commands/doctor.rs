@@ -380,7 +380,7 @@ fn binary() -> Check {
 
 /// Whether the running executable has no program interpreter (a 64-bit ELF
 /// without `PT_INTERP`): `None` when that cannot be told.
-fn linked_statically() -> Option<bool> {
+pub(crate) fn linked_statically() -> Option<bool> {
     const PT_INTERP: u32 = 3;
     use std::io::Read;
     // The program headers follow the ELF header at the start of the file.

@@ -157,6 +157,11 @@ pub fn helper(bin: &Path, root: &Path) -> anyhow::Result<()> {
             say("no helper runs (INTENT_HELPER is off): every hook answered in its own process")
         }
     }
+    say(match crate::commands::doctor::linked_statically() {
+        Some(true) => "this `intent` is statically linked: each hook process starts as fast as `/bin/true`",
+        _ => "this `intent` is dynamically linked: each hook process spends ~0.6 ms loading shared libraries (`cli/build-static --install` on Linux avoids it; `intent doctor` says which you run)",
+    });
+    say("a hook the helper is slow to answer is answered by its own process instead, and recorded once: both name its events from one seed the hook drew");
     if helper("stop")?["stopping"] == json!(true) {
         say("`intent helper stop`: it exits once the hooks in flight are answered; the next hook would start a new one");
     }
