@@ -176,18 +176,49 @@ pub fn analyze(file: &SourceFile) -> FileAnalysis {
     }
 }
 
-/// A parsed tree, kept by a long-lived caller to re-parse the next version of the
-/// same file incrementally ([`analyze_from`]).
+/// A parsed version of a file, kept by a long-lived caller to analyze the next
+/// version of the same file incrementally ([`analyze_from`]): its tree-sitter tree
+/// (re-parsed from, not from scratch) and what the walk found in each top-level
+/// statement (replayed for the statements the next version leaves unchanged).
+/// Cloning it is a reference count.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    tree: Tree,
+    memo: Option<std::sync::Arc<walk::Memo>>,
+}
+
+impl Parsed {
+    /// Whether the tree has parse errors (such a version is no start for an
+    /// incremental analysis: the next one is then parsed from scratch anyway).
+    pub fn has_error(&self) -> bool {
+        self.tree.root_node().has_error()
+    }
+
+    /// How many top-level statements of this version were not walked but replayed
+    /// from the previous version's analysis (0 for a fresh parse).
+    pub fn reused_statements(&self) -> usize {
+        self.memo.as_ref().map_or(0, |memo| memo.reused)
+    }
+
+    /// The tree-sitter tree.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+}
+
+/// A tree-sitter syntax tree ([`Parsed::tree`]).
 pub use tree_sitter::Tree;
 
-/// [`analyze`], re-parsing from `previous` (the tree and text of an earlier version
-/// of the same path) when given, and returning the tree for the next version. The
-/// analysis is the one [`analyze`] gives: a tree with parse errors is parsed again
-/// from scratch, so hashes never depend on history.
+/// [`analyze`], from `previous` (an earlier version of the same path, with its
+/// text) when given: tree-sitter re-parses only what changed, and the top-level
+/// statements whose text and subtree did not change are not walked again. Returns
+/// the [`Parsed`] version for the next one. The analysis is the one [`analyze`]
+/// gives: a tree with parse errors is parsed again from scratch and nothing of it
+/// is reused, so hashes never depend on history.
 pub fn analyze_from(
     file: &SourceFile,
-    previous: Option<(&Tree, &str)>,
-) -> (FileAnalysis, Option<Tree>) {
+    previous: Option<(&Parsed, &str)>,
+) -> (FileAnalysis, Option<Parsed>) {
     match language_for_path(&file.path) {
         Some(spec) => walk::analyze_with(spec, &file.path, &file.text, previous),
         None => (analyze(file), None),

@@ -1,10 +1,12 @@
 //! Collecting what the walk finds: top-level items, blocks, order-insensitive
 //! members, and the final analysis.
 
+use std::borrow::Cow;
+
 use tree_sitter::Node;
 
 use super::emit::squeeze;
-use super::{give_buffer, Frame, Members, Walker, ALPHA, DOMAINS, EXACT, SHAPE};
+use super::{give_buffer, Frame, Members, Memo, Walker, ALPHA, DOMAINS, EXACT, SHAPE};
 use crate::hash::{digest, Domain, Hash128};
 use crate::lang::{BlockKind, MemberKey, TopLevelRole};
 use crate::model::{Block, BlockHashes, Detail, FileAnalysis, Lines, TopItem};
@@ -56,6 +58,7 @@ impl<'s> Walker<'s> {
             order: Hash128::default(),
             lines: lines_of(node),
         });
+        self.mark_item(node);
         self.item_starts.push(self.offsets());
         self.item_layout.push(self.layout.len());
         self.item_order.push(self.order.len());
@@ -78,6 +81,7 @@ impl<'s> Walker<'s> {
         if item.role == TopLevelRole::Pure && self.item_impure[index] {
             item.role = TopLevelRole::Barrier;
         }
+        self.remember_item(index);
     }
 
     /// Hashes each stream from `start`, truncates, and emits the digests in place.
@@ -307,7 +311,9 @@ impl<'s> Walker<'s> {
         }
     }
 
-    pub(super) fn finish(self, analysis: &mut FileAnalysis) {
+    /// Completes `analysis`; returns what each top-level statement added, when
+    /// recorded.
+    pub(super) fn finish(self, analysis: &mut FileAnalysis) -> Option<Memo> {
         let streams = self.streams;
         analysis.hashes = Some(BlockHashes {
             exact: streams[EXACT].hash_from(Domain::Exact, 0),
@@ -317,8 +323,8 @@ impl<'s> Walker<'s> {
         for stream in streams {
             give_buffer(stream.buf);
         }
-        let owned = |names: Vec<&str>| {
-            let mut names: Vec<String> = names.into_iter().map(str::to_string).collect();
+        let owned = |names: Vec<Cow<'_, str>>| {
+            let mut names: Vec<String> = names.into_iter().map(Cow::into_owned).collect();
             names.sort();
             names.dedup();
             names
@@ -370,6 +376,7 @@ impl<'s> Walker<'s> {
         give_buffer(self.layout);
         analysis.blocks = self.blocks;
         analysis.errors = self.errors;
+        self.memo
     }
 }
 

@@ -1,6 +1,8 @@
 //! Emitting leaves: literals, strings, JSX text, names (bindings and references),
 //! and parse errors.
 
+use std::borrow::Cow;
+
 use tree_sitter::{Node, TreeCursor};
 
 use super::{Walker, ALPHA, EXACT, SHAPE};
@@ -195,14 +197,14 @@ impl<'s> Walker<'s> {
             // A module-level declaration: kept by name.
             self.streams[ALPHA].leaf(kind_name, name.as_bytes());
             if let Some(item) = self.item {
-                self.item_declared[item].push(name);
+                self.item_declared[item].push(Cow::Borrowed(name));
             }
         }
     }
 
     pub(super) fn record_free(&mut self, sink: Sink, name: &'s str) {
         if let Some(item) = sink.item {
-            self.item_free[item].push(name);
+            self.item_free[item].push(Cow::Borrowed(name));
         }
     }
 

@@ -10,8 +10,12 @@ mod collect;
 mod edits;
 mod emit;
 mod parse;
+mod reuse;
 
-use tree_sitter::{Node, Tree, TreeCursor};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use tree_sitter::{Node, TreeCursor};
 
 use edits::edits_between;
 use parse::{fixed, give_buffer, parse, table, take_buffer, Fixed, Table};
@@ -22,6 +26,9 @@ use crate::lang::{
 };
 use crate::model::{Block, Detail, FileAnalysis, ParseError, ParseErrorKind, TopItem};
 use crate::scope::{Scopes, Sink};
+use crate::Parsed;
+pub(crate) use reuse::Memo;
+use reuse::{ItemMark, Reuse};
 
 const EXACT: usize = 0;
 const ALPHA: usize = 1;
@@ -43,14 +50,15 @@ const ERROR_INFO: KindInfo = KindInfo {
     own_name: false,
 };
 
-/// Analyzes one file with a grammar; returns its tree too, for an incremental parse
-/// of the file's next version.
+/// Analyzes one file with a grammar; returns its tree too (with what the walk of
+/// each top-level statement added), for an incremental analysis of the file's next
+/// version.
 pub(crate) fn analyze_with(
     spec: &'static dyn LanguageSpec,
     path: &str,
     text: &str,
-    previous: Option<(&Tree, &str)>,
-) -> (FileAnalysis, Option<Tree>) {
+    previous: Option<(&Parsed, &str)>,
+) -> (FileAnalysis, Option<Parsed>) {
     let mut analysis = FileAnalysis {
         path: path.to_string(),
         language: Some(spec.name()),
@@ -62,16 +70,17 @@ pub(crate) fn analyze_with(
     };
     // An agent's edit is usually local: re-parsing from the previous version's tree
     // costs a fraction of a fresh parse and yields the same tree.
-    let edited = previous.map(|(tree, old_text)| {
-        let mut tree = tree.clone();
-        for edit in edits_between(old_text, text) {
-            tree.edit(&edit);
+    let edited = previous.map(|(parsed, old_text)| {
+        let edits = edits_between(old_text, text);
+        let mut tree = parsed.tree.clone();
+        for edit in &edits {
+            tree.edit(edit);
         }
-        tree
+        (tree, edits)
     });
     // Error recovery may differ between an incremental and a fresh parse: a tree
     // with errors is parsed again from scratch, so hashes never depend on history.
-    let tree = match parse(spec, text, edited.as_ref()) {
+    let tree = match parse(spec, text, edited.as_ref().map(|(tree, _)| tree)) {
         Some(tree) if edited.is_some() && tree.root_node().has_error() => parse(spec, text, None),
         tree => tree,
     };
@@ -85,10 +94,23 @@ pub(crate) fn analyze_with(
         analysis.detail.error_signatures.push("gave-up".to_string());
         return (analysis, None);
     };
+    let clean = !tree.root_node().has_error();
     let mut walker = Walker::new(spec, text);
+    if clean {
+        walker.memo = Some(Memo::default());
+        if let (Some((parsed, old_text)), Some((edited, edits))) = (previous, &edited) {
+            if let Some(memo) = parsed.memo.as_deref() {
+                walker.reuse = Some(Reuse::new(memo, old_text, edits, edited, &tree));
+            }
+        }
+    }
     walker.run(tree.root_node());
-    walker.finish(&mut analysis);
-    (analysis, Some(tree))
+    let memo = walker.finish(&mut analysis);
+    let parsed = Parsed {
+        tree,
+        memo: memo.map(Arc::new),
+    };
+    (analysis, Some(parsed))
 }
 
 #[derive(Debug)]
@@ -139,8 +161,10 @@ struct Walker<'s> {
     items: Vec<TopItem>,
     item_starts: Vec<[usize; 3]>,
     item_impure: Vec<bool>,
-    item_free: Vec<Vec<&'s str>>,
-    item_declared: Vec<Vec<&'s str>>,
+    item_free: Vec<Vec<Cow<'s, str>>>,
+    item_declared: Vec<Vec<Cow<'s, str>>>,
+    /// Where each top-level statement started.
+    item_marks: Vec<ItemMark>,
     item: Option<usize>,
     errors: Vec<ParseError>,
     error_signatures: Vec<String>,
@@ -154,6 +178,11 @@ struct Walker<'s> {
     item_order: Vec<usize>,
     order: Vec<u8>,
     layout: Vec<u8>,
+    /// What each top-level statement added, recorded for the next version (when
+    /// the tree has no errors).
+    memo: Option<Memo>,
+    /// The previous version's record, for the statements this one did not change.
+    reuse: Option<Reuse<'s>>,
 }
 
 impl<'s> Walker<'s> {
@@ -180,6 +209,7 @@ impl<'s> Walker<'s> {
             item_impure: Vec::new(),
             item_free: Vec::new(),
             item_declared: Vec::new(),
+            item_marks: Vec::new(),
             item: None,
             errors: Vec::new(),
             error_signatures: Vec::new(),
@@ -191,6 +221,8 @@ impl<'s> Walker<'s> {
             item_order: Vec::new(),
             order: Vec::new(),
             layout: take_buffer(src.len() / 2),
+            memo: None,
+            reuse: None,
         }
     }
 
@@ -368,6 +400,9 @@ impl<'s> Walker<'s> {
             }
         }
         if top {
+            if self.replay(node) {
+                return false;
+            }
             self.start_item(node);
         }
         if missing {

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use intent_ast_hash::{FileAnalysis, SourceFile, Tree};
+use intent_ast_hash::{FileAnalysis, Parsed, SourceFile};
 use intent_ledger::Workspace;
 pub use intent_query::analyses::{load, store};
 
@@ -97,7 +97,7 @@ static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
 /// text: a new text of the path is re-parsed incrementally from it. Kept apart from
 /// [`KEPT`] and per path, so a file written again after many others (hono's
 /// `src/types.ts`: 2,800 lines, a fresh parse ~15 ms) still re-parses from its tree.
-type Trees = ByteLru<String, (Tree, Arc<str>)>;
+type Trees = ByteLru<String, (Parsed, Arc<str>)>;
 
 static TREES: Mutex<Option<Trees>> = Mutex::new(None);
 
@@ -116,7 +116,7 @@ fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis) {
 
 /// The newest tree of `path` and its text. Cloning either is a reference count;
 /// the parse that uses them runs unlocked.
-fn newest_tree(path: &str) -> Option<(Tree, Arc<str>)> {
+fn newest_tree(path: &str) -> Option<(Parsed, Arc<str>)> {
     let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
     trees.as_mut()?.get(&path.to_string()).cloned()
 }
@@ -124,8 +124,8 @@ fn newest_tree(path: &str) -> Option<(Tree, Arc<str>)> {
 /// Makes `tree` the newest of its path, unless it has errors: such a tree is no
 /// start for an incremental parse (its result would have errors too and be parsed
 /// again from scratch anyway).
-fn keep_tree(file: &SourceFile, tree: Tree) {
-    if tree.root_node().has_error() {
+fn keep_tree(file: &SourceFile, tree: Parsed) {
+    if tree.has_error() {
         return;
     }
     let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
@@ -183,7 +183,7 @@ pub fn analyze_resident(workspace: &Workspace, file: &SourceFile) -> FileAnalysi
     if let Some(analysis) = recall_kept(file, hash) {
         return analysis;
     }
-    let _flight = wait_or_claim(file, hash);
+    let flight = wait_or_claim(file, hash);
     if let Some(analysis) = recall_kept(file, hash) {
         return analysis; // made by the thread waited for
     }
@@ -194,11 +194,14 @@ pub fn analyze_resident(workspace: &Workspace, file: &SourceFile) -> FileAnalysi
     let previous = newest_tree(&file.path);
     let (analysis, tree) =
         intent_ast_hash::analyze_from(file, previous.as_ref().map(|(tree, text)| (tree, &**text)));
-    store(workspace, &analysis);
     keep(file, hash, &analysis);
     if let Some(tree) = tree {
         keep_tree(file, tree);
     }
+    // A hook waiting for this analysis finds it kept now; writing it to disk (for
+    // the queries and for hooks without the helper) is no longer in its way.
+    drop(flight);
+    store(workspace, &analysis);
     analysis
 }
 
