@@ -18,7 +18,9 @@ use std::sync::Arc;
 use tree_sitter::{Node, TreeCursor};
 
 use edits::edits_between;
-use parse::{fixed, give_buffer, parse, table, take_buffer, Fixed, Table};
+use parse::{
+    fixed, give_buffer, named_children, parse, table, take_buffer, Fixed, Table, ERROR_INFO,
+};
 
 use crate::hash::{Domain, Kind, Stream};
 use crate::lang::{
@@ -34,21 +36,6 @@ const EXACT: usize = 0;
 const ALPHA: usize = 1;
 const SHAPE: usize = 2;
 const DOMAINS: [Domain; 3] = [Domain::Exact, Domain::Alpha, Domain::Shape];
-
-/// Facts of the `ERROR` pseudo-kind (its id is outside the grammar's table).
-const ERROR_INFO: KindInfo = KindInfo {
-    name: "ERROR",
-    role: Role::Node,
-    scope: None,
-    block: None,
-    decl_container: false,
-    unordered: false,
-    pattern: false,
-    binds_children: false,
-    pure: false,
-    function_like: false,
-    own_name: false,
-};
 
 /// Analyzes one file with a grammar; returns its tree too (with what the walk of
 /// each top-level statement added), for an incremental analysis of the file's next
@@ -599,21 +586,4 @@ impl<'s> Walker<'s> {
             self.finish_item();
         }
     }
-}
-
-/// Counts the named children (comments aside) of the cursor's node, with the walk's
-/// own cursor: a new one costs an allocation.
-fn named_children(cursor: &mut TreeCursor<'_>) -> usize {
-    let mut count = 0;
-    if cursor.goto_first_child() {
-        loop {
-            let child = cursor.node();
-            count += usize::from(child.is_named() && !child.is_extra());
-            if !cursor.goto_next_sibling() {
-                break;
-            }
-        }
-        cursor.goto_parent();
-    }
-    count
 }

@@ -3,10 +3,10 @@
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-use tree_sitter::{Parser, Tree};
+use tree_sitter::{Parser, Tree, TreeCursor};
 
 use crate::hash::{kind as kind_of, Kind};
-use crate::lang::{languages, BlockKind, KindInfo, LanguageSpec};
+use crate::lang::{languages, BlockKind, KindInfo, LanguageSpec, Role};
 
 /// Per grammar, computed once: each kind's facts and hashed form, and field names by
 /// id (tree-sitter hands out names as C strings, converted on every call).
@@ -146,4 +146,36 @@ pub(super) fn parse(
         };
         parsers[index].1.parse(text, old)
     })
+}
+
+/// Facts of the `ERROR` pseudo-kind (its id is outside the grammar's table).
+pub(super) const ERROR_INFO: KindInfo = KindInfo {
+    name: "ERROR",
+    role: Role::Node,
+    scope: None,
+    block: None,
+    decl_container: false,
+    unordered: false,
+    pattern: false,
+    binds_children: false,
+    pure: false,
+    function_like: false,
+    own_name: false,
+};
+
+/// Counts the named children (comments aside) of the cursor's node, with the walk's
+/// own cursor: a new one costs an allocation.
+pub(super) fn named_children(cursor: &mut TreeCursor<'_>) -> usize {
+    let mut count = 0;
+    if cursor.goto_first_child() {
+        loop {
+            let child = cursor.node();
+            count += usize::from(child.is_named() && !child.is_extra());
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        cursor.goto_parent();
+    }
+    count
 }
