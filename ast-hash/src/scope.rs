@@ -9,44 +9,10 @@
 //! tree. Order-insensitive containers are honoured only outside local scopes, so no
 //! hash is ever taken over a placeholder.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rustc_hash::FxHashMap;
 
 use crate::hash::{Kind, Stream};
 use crate::lang::{BindTarget, ScopeKind};
-
-/// A small multiplicative hasher (FxHash) for the short keys of the binding table;
-/// SipHash's DoS resistance buys nothing here and costs a third of the lookups.
-#[derive(Default)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-}
-
-impl Fx {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
 
 /// Index of a scope in the arena of the current outermost local scope.
 pub(crate) type ScopeId = u32;
@@ -104,7 +70,9 @@ pub(crate) type FreeNames<'s> = Vec<(Sink, &'s str)>;
 pub(crate) struct Scopes<'s> {
     arena: Vec<Scope>,
     stack: Vec<ScopeId>,
-    bindings: HashMap<(ScopeId, &'s str), (u32, bool), BuildHasherDefault<Fx>>,
+    /// FxHash: SipHash's DoS resistance buys nothing for these short keys and cost
+    /// a third of the lookups.
+    bindings: FxHashMap<(ScopeId, &'s str), (u32, bool)>,
     pending: Vec<Pending<'s>>,
     /// Set by `with` or a direct `eval`: names are then kept verbatim.
     pub(crate) poisoned: bool,

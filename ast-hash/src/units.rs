@@ -31,7 +31,10 @@
 //! * **module** units: the set of imported modules that are not files of the turn
 //!   (dropping or adding the import of a module can change load-time behaviour).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::hash::{digest, Domain, Hash128};
 use crate::lang::TopLevelRole;
@@ -50,12 +53,13 @@ pub(crate) enum UnitKind {
 
 /// One unit of comparison.
 #[derive(Debug, Clone)]
-pub(crate) struct Unit {
+pub(crate) struct Unit<'a> {
     pub(crate) id: Hash128,
     /// The content without the environment (to tell a changed environment apart).
     pub(crate) content: Hash128,
-    /// The environment: (free name, what it resolves to).
-    pub(crate) env: Vec<(String, String)>,
+    /// The environment: (free name, what it resolves to). A resolution is shared by
+    /// every declaration of the file that uses the name.
+    pub(crate) env: Vec<(&'a str, Rc<str>)>,
     pub(crate) kind: UnitKind,
 }
 
@@ -191,7 +195,7 @@ impl<'a> Resolver<'a> {
             imported: Vec::new(),
             exported: Vec::new(),
             script: files.iter().map(is_script).collect(),
-            script_globals: HashMap::new(),
+            script_globals: HashMap::default(),
             barrels: vec![Vec::new(); files.len()],
         };
         let quiet = files
@@ -231,10 +235,10 @@ impl<'a> Resolver<'a> {
             barrels.dedup();
         }
         for file in files {
-            let mut declared: HashMap<&str, Vec<Hash128>> = HashMap::new();
-            let mut imported = HashMap::new();
-            let mut targets: HashMap<&str, Option<usize>> = HashMap::new();
-            let mut exported: HashMap<&str, Vec<Hash128>> = HashMap::new();
+            let mut declared: HashMap<&str, Vec<Hash128>> = HashMap::default();
+            let mut imported = HashMap::default();
+            let mut targets: HashMap<&str, Option<usize>> = HashMap::default();
+            let mut exported: HashMap<&str, Vec<Hash128>> = HashMap::default();
             for item in &file.detail.items {
                 for name in &item.declared {
                     declared.entry(name).or_default().push(item.hashes.alpha);
@@ -296,21 +300,16 @@ impl<'a> Resolver<'a> {
     fn env(
         &self,
         file: usize,
-        names: &[String],
-        memo: &mut HashMap<String, String>,
-    ) -> Vec<(String, String)> {
+        names: &[&'a str],
+        memo: &mut HashMap<&'a str, Rc<str>>,
+    ) -> Vec<(&'a str, Rc<str>)> {
         names
             .iter()
-            .map(|name| {
-                let resolution = match memo.get(name) {
-                    Some(known) => known.clone(),
-                    None => {
-                        let made = self.resolve(file, name);
-                        memo.insert(name.clone(), made.clone());
-                        made
-                    }
-                };
-                (name.clone(), resolution)
+            .map(|&name| {
+                let resolution = memo
+                    .entry(name)
+                    .or_insert_with(|| Rc::from(self.resolve(file, name)));
+                (name, Rc::clone(resolution))
             })
             .collect()
     }
@@ -337,7 +336,7 @@ fn encode(tag: &str, parts: &[&[u8]]) -> Vec<u8> {
 }
 
 /// `encode("", [name, resolution])` of every pair, concatenated.
-fn env_bytes(env: &[(String, String)]) -> Vec<u8> {
+fn env_bytes(env: &[(&str, Rc<str>)]) -> Vec<u8> {
     let size: usize = env.iter().map(|(n, r)| n.len() + r.len() + 16).sum();
     let mut out = Vec::with_capacity(size);
     for (name, resolution) in env {
@@ -365,7 +364,7 @@ pub(crate) fn surfaces(files: &[FileAnalysis]) -> Vec<String> {
 }
 
 /// Builds the units of one side of a turn.
-pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit> {
+pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit<'_>> {
     let resolver = Resolver::new(files);
     let mut out = Vec::new();
     let mut modules = BTreeSet::new();
@@ -376,7 +375,7 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit> {
         let items = &file.detail.items;
         // Function declarations sharing a name (overloads) form one ordered group.
         let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_of_name: HashMap<&str, usize> = HashMap::new();
+        let mut group_of_name: HashMap<&str, usize> = HashMap::default();
         for (i, item) in items.iter().enumerate() {
             match item.role {
                 TopLevelRole::Hoisted | TopLevelRole::Pure | TopLevelRole::Exports => {
@@ -406,11 +405,11 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit> {
                 TopLevelRole::Barrier | TopLevelRole::Directive => {}
             }
         }
-        let mut memo = HashMap::new();
+        let mut memo = HashMap::default();
         for group in groups {
-            let mut names: Vec<String> = group
+            let mut names: Vec<&str> = group
                 .iter()
-                .flat_map(|&i| items[i].free.iter().cloned())
+                .flat_map(|&i| items[i].free.iter().map(String::as_str))
                 .collect();
             names.sort();
             names.dedup();
@@ -461,14 +460,14 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit> {
     out
 }
 
-fn sequence(resolver: &Resolver<'_>, f: usize) -> Unit {
+fn sequence<'a>(resolver: &Resolver<'a>, f: usize) -> Unit<'a> {
     let items = &resolver.files[f].detail.items;
     // Without code run at load time, pure declarations have nothing to be ordered against.
     let barriers = items.iter().any(|item| item.role == TopLevelRole::Barrier);
     let mut bytes = Vec::new();
     let mut envs = Vec::new();
     let mut run: BTreeSet<&str> = BTreeSet::new();
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let flush = |run: &mut BTreeSet<&str>, bytes: &mut Vec<u8>| {
         if !run.is_empty() {
             let names: Vec<&[u8]> = run.iter().map(|n| n.as_bytes()).collect();
@@ -480,7 +479,8 @@ fn sequence(resolver: &Resolver<'_>, f: usize) -> Unit {
         match item.role {
             TopLevelRole::Barrier => {
                 flush(&mut run, &mut bytes);
-                let env = resolver.env(f, &item.free, &mut memo);
+                let names: Vec<&str> = item.free.iter().map(String::as_str).collect();
+                let env = resolver.env(f, &names, &mut memo);
                 bytes.extend_from_slice(&encode(
                     "barrier",
                     &[&item.hashes.alpha.0, &env_bytes(&env)],

@@ -423,7 +423,10 @@ fn reordered_members(before: &FileAnalysis, after: &FileAnalysis) -> bool {
 }
 
 /// The units only before (`lost`) and only after (`gained`), as multisets.
-fn unit_difference<'u>(before: &'u [Unit], after: &'u [Unit]) -> (Vec<&'u Unit>, Vec<&'u Unit>) {
+fn unit_difference<'u, 'a>(
+    before: &'u [Unit<'a>],
+    after: &'u [Unit<'a>],
+) -> (Vec<&'u Unit<'a>>, Vec<&'u Unit<'a>>) {
     let mut counts: HashMap<_, i64> = HashMap::new();
     for u in before {
         *counts.entry(u.id).or_default() += 1;
