@@ -1,17 +1,12 @@
 //! The edits that turn a file's previous version into its next, so that
 //! tree-sitter re-parses only what changed.
 
-use std::time::{Duration, Instant};
-
-use similar::{capture_diff_deadline, Algorithm, DiffOp};
+use imara_diff::{Algorithm, Diff, InternedInput};
 use tree_sitter::{InputEdit, Point};
 
 /// Beyond this many changed regions a single edit spanning them is applied instead
 /// (applying an edit walks the tree; little would be reused anyway).
 const MAX_EDITS: usize = 1024;
-
-/// How long the line diff may take before it settles for a coarser answer.
-const DIFF_DEADLINE: Duration = Duration::from_millis(5);
 
 /// The edits that turn `old` into `new`, one per changed run of lines, last first:
 /// applied in that order, each one's positions are still those of `old`. A write
@@ -19,34 +14,25 @@ const DIFF_DEADLINE: Duration = Duration::from_millis(5);
 /// function at the end) leaves everything between reusable, where one edit
 /// spanning the first to the last change would not (hono's `src/types.ts`: 40 to
 /// 120 changed regions in 2,800 lines per commit, which re-parsed as one span cost
-/// a fresh parse).
+/// a fresh parse). The line diff is imara-diff's Myers, whose heuristics bound its
+/// time on pathological input (`similar` needed a deadline, and took 0.4–1.8 ms on
+/// `types.ts` where this takes a fraction).
 pub(super) fn edits_between(old: &str, new: &str) -> Vec<InputEdit> {
     let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
-    let deadline = Instant::now() + DIFF_DEADLINE;
-    let ops = capture_diff_deadline(
-        Algorithm::Myers,
-        &old_lines,
-        0..old_lines.len(),
-        &new_lines,
-        0..new_lines.len(),
-        Some(deadline),
-    );
-    // Runs of adjacent changes: (old lines, new lines).
-    let mut runs: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
-    for op in ops {
-        if matches!(op, DiffOp::Equal { .. }) {
-            continue;
-        }
-        let (o, n) = (op.old_range(), op.new_range());
-        match runs.last_mut() {
-            Some((lo, ln)) if lo.end == o.start && ln.end == n.start => {
-                lo.end = o.end;
-                ln.end = n.end;
-            }
-            _ => runs.push((o, n)),
-        }
-    }
+    // The same lines as above (each with its `\n`), interned.
+    let input = InternedInput::new(old, new);
+    let diff = Diff::compute(Algorithm::Myers, &input);
+    // Runs of changes (old lines, new lines): a hunk is a maximal one.
+    let runs: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = diff
+        .hunks()
+        .map(|h| {
+            (
+                h.before.start as usize..h.before.end as usize,
+                h.after.start as usize..h.after.end as usize,
+            )
+        })
+        .collect();
     if runs.len() > MAX_EDITS {
         return vec![edit_between(old, new)];
     }

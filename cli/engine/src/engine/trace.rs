@@ -2,12 +2,11 @@
 //! hashes, and a text-rule classification (the AST classifier replaces it later).
 
 use std::path::Path;
-use std::time::Duration;
 
+use imara_diff::{Algorithm, Diff, InternedInput};
 use intent_ledger::gate::bytes_sha256;
 use intent_ledger::payload::{Classification, Trace, TraceRange};
 use serde::Serialize;
-use similar::{DiffTag, TextDiff};
 
 /// Files larger than this are hashed but not diffed.
 const MAX_DIFF_BYTES: usize = 4 * 1024 * 1024;
@@ -142,22 +141,26 @@ fn whole(text: &str) -> Vec<LineRange> {
 }
 
 /// Ranges of the new text that were inserted or replaced, adjacent ones merged.
+///
+/// The line diff is git's (Myers, then the indent heuristic that places an
+/// ambiguous hunk where a reader expects it), so the ranges are the lines `git
+/// blame` would attribute to this write; imara-diff interns the lines first, which
+/// took a 2,500-line file rewritten in 100+ places from ~1.5 ms (`similar`) to
+/// a fraction of that.
 pub fn changed_ranges(before: &str, after: &str) -> Vec<LineRange> {
-    let diff = TextDiff::configure()
-        .timeout(Duration::from_millis(200))
-        .diff_lines(before, after);
+    let input = InternedInput::new(before, after);
+    let mut diff = Diff::compute(Algorithm::Myers, &input);
+    diff.postprocess_lines(&input);
     let lines: Vec<&str> = after.lines().collect();
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    for op in diff.ops() {
-        if matches!(op.tag(), DiffTag::Insert | DiffTag::Replace) {
-            let new = op.new_range();
-            if new.is_empty() {
-                continue;
-            }
-            match spans.last_mut() {
-                Some(last) if last.1 == new.start => last.1 = new.end,
-                _ => spans.push((new.start, new.end)),
-            }
+    for hunk in diff.hunks() {
+        let (start, end) = (hunk.after.start as usize, hunk.after.end as usize);
+        if start == end {
+            continue;
+        }
+        match spans.last_mut() {
+            Some(last) if last.1 == start => last.1 = end,
+            _ => spans.push((start, end)),
         }
     }
     spans
