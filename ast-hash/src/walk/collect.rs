@@ -44,7 +44,7 @@ impl<'s> Walker<'s> {
         let reexport_all = self.spec.reexport_all(node, self.src);
         let module_syntax = self.spec.is_module_syntax(node);
         self.item = Some(self.items.len());
-        self.items.push(TopItem {
+        let item = TopItem {
             role,
             hashes: zero_hashes(),
             blocks: Vec::new(),
@@ -57,14 +57,27 @@ impl<'s> Walker<'s> {
             layout: Hash128::default(),
             order: Hash128::default(),
             lines: lines_of(node),
-        });
+        };
+        self.open_item(node, item, Vec::new(), Vec::new());
+    }
+
+    /// Adds top-level statement `item` (of `node`) and the walk's per-statement
+    /// state, before anything inside it; walked or replayed alike.
+    pub(super) fn open_item(
+        &mut self,
+        node: Node<'s>,
+        item: TopItem,
+        free: Vec<Cow<'s, str>>,
+        declared: Vec<Cow<'s, str>>,
+    ) {
         self.mark_item(node);
+        self.items.push(item);
         self.item_starts.push(self.offsets());
         self.item_layout.push(self.layout.len());
         self.item_order.push(self.order.len());
         self.item_impure.push(false);
-        self.item_free.push(Vec::new());
-        self.item_declared.push(Vec::new());
+        self.item_free.push(free);
+        self.item_declared.push(declared);
     }
 
     pub(super) fn finish_item(&mut self) {

@@ -128,10 +128,11 @@ impl<'s> Reuse<'s> {
     fn walked_for(&self, node: Node<'_>, src: &str) -> Option<&'s MemoItem> {
         let (start, end) = (node.start_byte(), node.end_byte());
         let item = &self.memo.items[*self.by_start.get(&start)?];
+        // The first changed range not wholly before the node (they are sorted).
         let touches_change = self
             .changed
-            .iter()
-            .any(|r| r.start <= end && r.end >= start);
+            .get(self.changed.partition_point(|r| r.end < start))
+            .is_some_and(|r| r.start <= end);
         (item.kind_id == node.kind_id()
             && item.bytes.len() == end - start
             && !touches_change
@@ -220,6 +221,15 @@ impl<'s> Walker<'s> {
         let walked = &item.walked;
         let (start, row) = (node.start_byte(), node.start_position().row);
         let first = self.blocks.len();
+        let mut top = walked.item.clone();
+        top.lines.start += row as u32;
+        top.lines.end += row as u32;
+        for block in &mut top.blocks {
+            *block += first;
+        }
+        let hashes = [top.hashes.exact, top.hashes.alpha, top.hashes.shape];
+        let owned = |names: &[String]| names.iter().map(|n| Cow::Owned(n.clone())).collect();
+        self.open_item(node, top, owned(&walked.free), owned(&walked.declared));
         for (block, default) in &walked.blocks {
             let mut block = block.clone();
             block.byte_range = block.byte_range.start + start..block.byte_range.end + start;
@@ -231,13 +241,6 @@ impl<'s> Walker<'s> {
             self.block_marks.push(None);
             self.block_default.push(*default);
         }
-        let mut top = walked.item.clone();
-        top.lines.start += row as u32;
-        top.lines.end += row as u32;
-        for block in &mut top.blocks {
-            *block += first;
-        }
-        let hashes = [top.hashes.exact, top.hashes.alpha, top.hashes.shape];
         for (stream, hash) in self.streams.iter_mut().zip(hashes) {
             stream.digest(hash);
         }
@@ -245,25 +248,8 @@ impl<'s> Walker<'s> {
             self.comments
                 .push(&self.src[range.start + start..range.end + start]);
         }
-        let index = self.items.len();
-        self.items.push(top);
-        self.item_starts.push(self.offsets());
-        self.item_layout.push(self.layout.len());
-        self.item_order.push(self.order.len());
-        self.item_impure.push(false);
-        self.item_free
-            .push(walked.free.iter().map(|n| Cow::Owned(n.clone())).collect());
-        self.item_declared.push(
-            walked
-                .declared
-                .iter()
-                .map(|n| Cow::Owned(n.clone()))
-                .collect(),
-        );
         self.layout.extend_from_slice(&walked.layout);
         self.order.extend_from_slice(&walked.order);
-        self.mark_item(node);
-        debug_assert_eq!(self.item_marks.len(), index + 1);
         if let Some(memo) = self.memo.as_mut() {
             memo.reused += 1;
             memo.items.push(MemoItem {
