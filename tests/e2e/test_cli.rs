@@ -265,6 +265,8 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         "| `src/auth/expiry.ts` | `expiresAt` | function | 1–3 |",
         "Agent Trace v0.1.0 records",
         "hook pre p50",
+        // The resident helper: unchanged statements replayed, exactly.
+        "instead of walking them (equal to a fresh analysis: true)",
         // The front-end tour: two front-ends, the same ledger.
         "codex: apply_patch docs/notes.md (out of scope) → refused [scope_violation]",
         "gemini: write_file docs/notes.md (out of scope) → refused [scope_violation]",

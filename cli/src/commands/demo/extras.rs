@@ -162,8 +162,35 @@ pub fn helper(bin: &Path, root: &Path) -> anyhow::Result<()> {
         _ => "this `intent` is dynamically linked: each hook process spends ~0.6 ms loading shared libraries (`cli/build-static --install` on Linux avoids it; `intent doctor` says which you run)",
     });
     say("a hook the helper is slow to answer is answered by its own process instead, and recorded once: both name its events from one seed the hook drew");
+    if let Some(line) = replayed_statements(root) {
+        say(&line);
+    }
     if helper("stop")?["stopping"] == json!(true) {
         say("`intent helper stop`: it exits once the hooks in flight are answered; the next hook would start a new one");
     }
     Ok(())
+}
+
+/// Analyzes a session file, then a version with one function added, from it (as the
+/// helper does with the trees it keeps): how many top-level statements were replayed
+/// rather than walked, and whether the result is the fresh analysis.
+fn replayed_statements(root: &Path) -> Option<String> {
+    use intent_ast_hash::{analyze, analyze_from, stored, SourceFile};
+    let rel = "src/auth/jwt.ts";
+    let text = std::fs::read_to_string(root.join(rel)).ok()?;
+    let next = SourceFile::new(
+        rel,
+        format!("{text}\nexport function audience(): string {{\n  return 'api'\n}}\n"),
+    );
+    let (_, parsed) = analyze_from(&SourceFile::new(rel, text.clone()), None);
+    let parsed = parsed?;
+    let (incremental, next_parsed) = analyze_from(&next, Some((&parsed, &text)));
+    let statements = next_parsed.as_ref()?.tree().root_node().named_child_count();
+    let same = stored::encode(&incremental) == stored::encode(&analyze(&next));
+    Some(format!(
+        "the helper keeps each file's tree: {rel} with a function added re-parses from it and \
+         replays {} of its {statements} top-level nodes instead of walking them (equal to a \
+         fresh analysis: {same})",
+        next_parsed?.reused_statements()
+    ))
 }
