@@ -17,6 +17,7 @@ mod event;
 pub mod gate;
 pub mod head;
 pub mod line;
+pub mod lines;
 pub mod payload;
 mod reader;
 pub mod redact;

@@ -10,8 +10,10 @@ use serde::Serialize;
 
 use crate::intents::IntentState;
 use crate::lineage::{self, Change, FileLineage, Lineage};
-use crate::locate::{locate, FileBlocks, Located};
+use crate::locate::{locate, Located};
 use crate::projection::{LinesAt, NoProgress, QueryError, Result};
+
+mod line_level;
 
 /// What `why` is asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,6 +153,11 @@ pub struct IntentBrief {
 pub struct WhyAnswer {
     /// Workspace-relative path.
     pub path: String,
+    /// What the history follows: `block` (the AST block holding the line, across
+    /// moves and renames), `line` (the line's text, across moves), `file` (every
+    /// traced write of a file with no lines to follow: binary, too large, or
+    /// recorded before line tracking), or `none` (the ledger has no write of it).
+    pub level: &'static str,
     /// The line asked about (the block's first line for a symbol).
     pub line: u32,
     /// The innermost block holding the line, as the file is now.
@@ -177,6 +184,8 @@ struct Context {
     intents: IntentState,
     shard: Option<FileLineage>,
     text: Option<String>,
+    /// The file holds a NUL byte near its start (git's rule for binary).
+    binary: bool,
     rel: String,
 }
 
@@ -205,13 +214,16 @@ fn context(workspace: &Workspace, raw_path: &str) -> Result<Context> {
             PathProblem::Unusable(why) => format!("{raw_path:?} is not a usable path: {why}"),
         })
     })?;
-    let text = std::fs::read(root.join(&rel))
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let bytes = std::fs::read(root.join(&rel)).ok();
+    let binary = bytes
+        .as_deref()
+        .is_some_and(intent_ledger::lines::is_binary);
+    let text = bytes.map(|b| intent_ledger::lines::text_of(&b).into_owned());
     Ok(Context {
         shard: lineage::shard(workspace, &rel),
         intents,
         text,
+        binary,
         rel,
     })
 }
@@ -221,6 +233,7 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
     let cx = context(workspace, target.path())?;
     let mut answer = WhyAnswer {
         path: cx.rel.clone(),
+        level: "none",
         line: match target {
             Target::Line(_, line) => *line,
             Target::Symbol(..) => 0,
@@ -272,67 +285,54 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
         intents: &cx.intents,
         prompts: HashMap::new(),
     };
-    let Some(index) = hit else {
-        answer.note = Some(outside_blocks_note(&cx, &file, answer.line));
-        return Ok(answer);
+    if cx.binary {
+        line_level::file_history(workspace, &cx, &mut reader, &mut answer)?;
+        return Ok(finish(answer, &cx));
+    }
+    let traced = hit.filter(|i| file.blocks[*i].state.is_some());
+    if let Some(index) = hit {
+        let block = &file.blocks[index];
+        answer.block = Some(BlockInfo::of(block));
+        answer.enclosing = file
+            .enclosing(index)
+            .into_iter()
+            .map(|i| BlockInfo::of(&file.blocks[i]))
+            .collect();
+    }
+    let Some(index) = traced else {
+        // No traced block holds the line (outside every block, no grammar, or a
+        // block the block record never saw): the line record answers.
+        line_level::line_history(workspace, &cx, &mut reader, &mut answer)?;
+        return Ok(finish(answer, &cx));
     };
     let block = &file.blocks[index];
-    answer.block = Some(BlockInfo::of(block));
-    answer.enclosing = file
-        .enclosing(index)
-        .into_iter()
-        .map(|i| BlockInfo::of(&file.blocks[i]))
-        .collect();
+    let state = block.state.expect("a traced block");
+    answer.level = "block";
     answer.outside_ledger = block.changed;
-    match block.state {
-        Some(state) => {
-            for change in &state.history {
-                answer
-                    .history
-                    .push(reader.item(Some(change), change.offset, change.prompt)?);
-            }
-            if block.changed {
-                answer.note.get_or_insert_with(|| {
-                    "the block's text differs from its last traced write: it was changed since \
-                     by something the hooks did not see (a person, a shell, another tool)"
-                        .to_string()
-                });
-            }
-        }
-        None => {
-            answer.note.get_or_insert_with(|| {
-                "no traced write touched this block: it predates the ledger or was written \
-                 outside it"
-                    .to_string()
-            });
-        }
+    for change in &state.history {
+        answer
+            .history
+            .push(reader.item(Some(change), change.offset, change.prompt)?);
     }
+    if block.changed {
+        answer.note.get_or_insert_with(|| {
+            "the block's text differs from its last traced write: it was changed since \
+             by something the hooks did not see (a person, a shell, another tool)"
+                .to_string()
+        });
+    }
+    Ok(finish(answer, &cx))
+}
+
+/// Fills in what every answer derives from its history.
+fn finish(mut answer: WhyAnswer, cx: &Context) -> WhyAnswer {
     answer.last_touched = answer.history.last().cloned();
     answer.last_behaviour_change = answer.history.iter().rev().find(|h| h.behaviour).cloned();
     answer.intents = briefs(
         &cx.intents,
         answer.history.iter().filter_map(|h| h.intent_id.as_deref()),
     );
-    Ok(answer)
-}
-
-/// What `why` says of a line outside every block (imports, top-level statements,
-/// blank lines between declarations): it tracks changes per block, so it names no
-/// change rather than credit a write by line numbers that went stale since.
-fn outside_blocks_note(cx: &Context, file: &FileBlocks<'_>, line: u32) -> String {
-    if cx.text.is_some() && !file.analysed {
-        return format!(
-            "{} has no grammar here, so changes are not tracked per block; `intent log --path {}` \
-             lists every traced write of the file",
-            cx.rel, cx.rel
-        );
-    }
-    format!(
-        "line {line} is outside every declaration (an import, a top-level statement or a blank \
-         line): changes are tracked per block, so no traced change is named for it; \
-         `intent log --path {}` lists every traced write of the file",
-        cx.rel
-    )
+    answer
 }
 
 fn briefs<'a>(intents: &IntentState, ids: impl Iterator<Item = &'a str>) -> Vec<IntentBrief> {
@@ -353,14 +353,14 @@ fn briefs<'a>(intents: &IntentState, ids: impl Iterator<Item = &'a str>) -> Vec<
 }
 
 /// Reads history items from the ledger, each prompt once.
-struct HistoryReader<'a> {
+pub(crate) struct HistoryReader<'a> {
     ledger: LinesAt,
     intents: &'a IntentState,
     prompts: HashMap<u64, Option<String>>,
 }
 
 impl HistoryReader<'_> {
-    fn item(
+    pub(crate) fn item(
         &mut self,
         change: Option<&Change>,
         offset: u64,
@@ -385,7 +385,7 @@ impl HistoryReader<'_> {
     }
 }
 
-fn history_item(
+pub(crate) fn history_item(
     ledger: &LinesAt,
     intents: &IntentState,
     change: Option<&Change>,
@@ -418,7 +418,8 @@ fn history_item(
         reason: trace.classification.reason.clone(),
         prompt,
         labels: change.map(|c| c.labels.clone()).unwrap_or_default(),
-        behaviour: change.is_none_or(|c| c.behaviour),
+        // A write seen by its lines only: a refactor turn changed no behaviour.
+        behaviour: change.map_or(trace.mutation_class != "AST_REFACTOR", |c| c.behaviour),
         origins: change.map(|c| c.origins.clone()).unwrap_or_default(),
         inherited_from: change.and_then(|c| c.inherited_from.clone()),
         ledger: None,
@@ -447,8 +448,10 @@ pub struct BlameLine {
     /// The ledger it is recorded in, when it is another clone's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ledger: Option<String>,
-    /// The block changed since its last trace.
+    /// The block (or, at line level, the line) changed since its last trace.
     pub outside_ledger: bool,
+    /// What answered: `block`, `line`, or `none` (no record of the line).
+    pub level: &'static str,
 }
 
 /// The answer of `blame`.
@@ -471,7 +474,16 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
             cx.rel, cx.rel
         )));
     };
+    if cx.binary {
+        let writes = lineage::traces(workspace, &cx.rel)?.len();
+        return Err(QueryError::Invalid(format!(
+            "{} is a binary file: it has no lines to blame ({writes} traced writes; \
+             `intent why {}:1` lists them)",
+            cx.rel, cx.rel
+        )));
+    }
     let file = locate(workspace, &cx.rel, cx.shard.as_ref(), Some(text));
+    let stories = line_level::stories(&cx);
     let times = Times::open(&workspace.ledger_path());
     let mut answer = BlameAnswer {
         path: cx.rel.clone(),
@@ -490,17 +502,30 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
             ts: None,
             ledger: None,
             outside_ledger: false,
+            level: "none",
         };
-        if let Some(index) = file.innermost(line) {
-            let block = &file.blocks[index];
+        let block = file.innermost(line).map(|index| &file.blocks[index]);
+        if let Some(block) = block {
             row.block = Some(BlockInfo::of(block));
-            if let Some(last) = block.state.and_then(|s| s.history.last()) {
-                row.intent_id = last.intent_id.clone();
-                row.seq = Some(last.seq);
-                row.event = Some(last.event.clone());
-                row.ts = times.ts_at(last.offset);
-            }
+        }
+        if let Some((block, last)) =
+            block.and_then(|b| Some(b).zip(b.state.and_then(|s| s.history.last())))
+        {
+            row.intent_id = last.intent_id.clone();
+            row.seq = Some(last.seq);
+            row.event = Some(last.event.clone());
+            row.ts = times.ts_at(last.offset);
             row.outside_ledger = block.changed;
+            row.level = "block";
+        } else if let Some((story, changed)) = stories.get(i) {
+            row.level = "line";
+            row.outside_ledger = story.untraced || *changed;
+            if let Some(last) = story.writes.last().filter(|_| !row.outside_ledger) {
+                row.seq = Some(last.seq);
+                row.event = Some("changed".to_string());
+                row.ts = times.ts_at(last.offset);
+                row.intent_id = times.intent_at(last.offset);
+            }
         }
         if let Some(id) = &row.intent_id {
             let name = cx
@@ -516,10 +541,11 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
     Ok(answer)
 }
 
-/// The time of ledger lines by offset, each read once (blame asks per block).
+/// The time (and intent) of ledger lines by offset, each read once (blame asks
+/// per block and per line).
 struct Times {
     lines: Option<LinesAt>,
-    seen: std::cell::RefCell<std::collections::HashMap<u64, Option<String>>>,
+    seen: std::cell::RefCell<std::collections::HashMap<u64, Option<(String, Option<String>)>>>,
 }
 
 impl Times {
@@ -531,11 +557,23 @@ impl Times {
     }
 
     fn ts_at(&self, offset: u64) -> Option<String> {
+        self.at(offset).map(|(ts, _)| ts)
+    }
+
+    fn intent_at(&self, offset: u64) -> Option<String> {
+        self.at(offset).and_then(|(_, intent)| intent)
+    }
+
+    fn at(&self, offset: u64) -> Option<(String, Option<String>)> {
         let lines = self.lines.as_ref()?;
         self.seen
             .borrow_mut()
             .entry(offset)
-            .or_insert_with(|| lines.event_at(offset).ok().map(|e| e.ts))
+            .or_insert_with(|| {
+                let event = lines.event_at(offset).ok()?;
+                let intent = event.payload::<Trace>().and_then(|t| t.intent_id);
+                Some((event.ts, intent))
+            })
             .clone()
     }
 }

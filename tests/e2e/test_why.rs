@@ -214,18 +214,15 @@ fn why_follows_a_block_through_a_move_a_change_a_rename_and_a_human_edit() {
     assert_eq!(human["block"]["id"], answer["block"]["id"]);
     assert_eq!(human["history"].as_array().unwrap().len(), 4);
 
-    // A line outside every block names no change (stale line numbers credited
-    // code that never changed).
+    // A line outside every block is answered by its line: the write that gave it
+    // its text (the move turn wrote the comment), never by stale line numbers.
     let comment = json_of(&ws, &["why", "src/b.ts:1"]);
     assert!(comment["block"].is_null(), "{comment:#}");
-    assert!(
-        comment["history"].as_array().unwrap().is_empty(),
-        "{comment:#}"
-    );
-    assert!(comment["note"]
-        .as_str()
-        .unwrap()
-        .contains("outside every declaration"));
+    assert_eq!(comment["level"], "line", "{comment:#}");
+    let history = comment["history"].as_array().unwrap();
+    assert_eq!(history.len(), 1, "{comment:#}");
+    assert_eq!(history[0]["intent_id"], "INT-002", "{comment:#}");
+    assert_eq!(comment["outside_ledger"], false, "{comment:#}");
 
     // Bad targets say what to write instead.
     let out = ws.run(&["why", "src/b.ts"], None);
@@ -248,9 +245,11 @@ fn blame_log_and_map_name_the_intents() {
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[3]["intent_id"], "INT-003");
     assert_eq!(lines[3]["block"]["name"], "check");
-    assert!(
-        lines[0]["intent_id"].is_null(),
-        "the comment line is in no block: {}",
+    assert!(lines[0]["block"].is_null(), "{}", lines[0]);
+    assert_eq!(
+        (&lines[0]["intent_id"], &lines[0]["level"]),
+        (&json!("INT-002"), &json!("line")),
+        "the comment line is answered by its line: {}",
         lines[0]
     );
     let text = ok(&ws, &["blame", "src/a.ts"]);

@@ -206,10 +206,13 @@ fn edits_above_a_block_by_a_human_or_an_agent_never_shift_the_answer() {
             None => assert!(row["block"].is_null(), "line {line}: {row}"),
         }
     }
-    // Lines outside every block get an honest "no traced change", never a credit
-    // by stale line numbers.
+    // The person's lines outside every block are answered by their text: no
+    // traced write made them, and the answer says so (never a credit by stale
+    // line numbers).
     let header = identities(&ws, "src/old.ts", 1);
     assert!(header["block"].is_null());
+    assert_eq!(header["level"], "line", "{header:#}");
+    assert_eq!(header["outside_ledger"], true, "{header:#}");
     assert!(
         header["history"].as_array().unwrap().is_empty(),
         "{header:#}"
@@ -217,7 +220,7 @@ fn edits_above_a_block_by_a_human_or_an_agent_never_shift_the_answer() {
     assert!(header["note"]
         .as_str()
         .unwrap()
-        .contains("outside every declaration"));
+        .contains("not written by a traced write"));
 }
 
 #[test]

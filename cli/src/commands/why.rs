@@ -61,6 +61,7 @@ pub fn render_why(a: &WhyAnswer) -> String {
             let _ = writeln!(out, "{}:{} is in no block", a.path, a.line);
         }
     }
+    let _ = writeln!(out, "  answered by: {}", level_text(a.level));
     if let Some(last) = &a.last_touched {
         let _ = writeln!(
             out,
@@ -152,6 +153,16 @@ pub fn render_why(a: &WhyAnswer) -> String {
         }
     }
     out
+}
+
+/// How the history was followed, for people.
+fn level_text(level: &str) -> &'static str {
+    match level {
+        "block" => "block (the block's history, across moves and renames)",
+        "line" => "line (the line's text, across moves; no traced block holds it)",
+        "file" => "file (every traced write of the file; its lines cannot be followed)",
+        _ => "nothing (the ledger holds no write of it)",
+    }
 }
 
 fn clip_id(id: &str) -> &str {

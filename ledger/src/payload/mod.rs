@@ -30,7 +30,8 @@ pub use session::{
 };
 pub use tool::{RecordedReason, ToolPost, ToolPre, Violation};
 pub use trace::{
-    BlockOrigin, BlockSide, Classification, Collision, Trace, TraceBlock, TraceRange, Vcs, Worktree,
+    BlockOrigin, BlockSide, Classification, Collision, LineDiff, LineHunk, Trace, TraceBlock,
+    TraceRange, Vcs, Worktree,
 };
 
 /// Fields a type does not name, kept as they were.

@@ -69,6 +69,11 @@ pub struct Trace {
     /// The worktree the write happened in (added by the ledger writer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worktree: Option<Worktree>,
+    /// The write as a line diff with line hashes (no text), so every line's
+    /// history can be carried forward; missing for binary files, files too large
+    /// to diff and traces written before line tracking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<LineDiff>,
     /// Fields this version does not name.
     #[serde(flatten)]
     pub extra: Extra,
@@ -316,4 +321,43 @@ pub struct Worktree {
     /// Fields this version does not name.
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+/// A write as a line diff: which lines of the old content were replaced by which
+/// new lines, each new line named by its hash ([`crate::lines::line_hash`]) or by
+/// the old line it was moved or copied from. Enough to carry every line's history
+/// through the write, the way `git blame -M` does, without storing any text.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineDiff {
+    /// Lines of the old content; `None` when the writer did not have it (then
+    /// the one hunk lists every new line, and readers diff by hash).
+    #[serde(default)]
+    pub before: Option<u32>,
+    /// Lines of the new content.
+    #[serde(default)]
+    pub after: u32,
+    /// The replaced stretches, in order of their old position.
+    #[serde(default)]
+    pub hunks: Vec<LineHunk>,
+    /// Hashes of every old line, concatenated (12 hex digits each), when the old
+    /// content is not one the ledger recorded (it changed outside the hooks since
+    /// the last trace, or predates the ledger): readers align their record to it
+    /// first, so the gap is seen and nothing is misattributed across it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// Fields this version does not name.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// Old lines `[at, at + removed)` (0-based) replaced by `added`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineHunk {
+    /// First old line replaced (0-based; the insertion point when none is).
+    pub at: u32,
+    /// How many old lines it replaces.
+    pub removed: u32,
+    /// The new lines: a line's hash (12 hex digits) for new text, `@N` or `@N+K`
+    /// for one or `K` lines moved or copied from old line `N` (0-based).
+    pub added: Vec<String>,
 }

@@ -7,6 +7,7 @@
 //! a `dirty` marker written first and removed last makes a crash in between visible,
 //! and the next catch-up then rebuilds instead of applying events twice.
 
+mod lines;
 mod model;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -16,6 +17,7 @@ use intent_ledger::payload::{Trace, TurnVerdict};
 use intent_ledger::{kinds, Workspace};
 use serde::{Deserialize, Serialize};
 
+pub use lines::{LineMap, LineStory, LineWrite};
 use model::{apply_trace, set_turn_class, Shards, TraceFacts};
 pub use model::{BlockState, Change, FileLineage, TraceRef};
 
@@ -24,7 +26,7 @@ use crate::projection::{
 };
 
 /// Bump when the stored shape changes: an older cache is then rebuilt.
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 struct Core {

@@ -22,6 +22,11 @@ pub struct FileLineage {
     pub blocks: BTreeMap<String, BlockState>,
     /// Blocks last seen in this file and deleted since, by block id.
     pub deleted: BTreeMap<String, BlockState>,
+    /// Every line's story as of the last traced write; `None` when the last write
+    /// left no line record (a binary or very large file, a deletion, a ledger
+    /// written before line tracking).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<super::lines::LineMap>,
     /// Traces of this path: every one when read with [`super::traces`]; during an
     /// update, only those not yet stored (kept in their own append-only file, so
     /// a `why` inside a block never reads them).
@@ -170,6 +175,17 @@ pub(crate) trait Shards {
 /// Applies one trace event to the shards it touches.
 pub(crate) fn apply_trace(shards: &mut dyn Shards, facts: &TraceFacts<'_>) {
     let file = shards.shard(facts.path());
+    let write = super::lines::LineWrite {
+        seq: facts.seq,
+        offset: facts.offset,
+        prompt: facts.prompt,
+    };
+    super::lines::apply(
+        &mut file.lines,
+        file.after_sha256.as_deref(),
+        facts.trace,
+        write,
+    );
     file.after_sha256 = facts.trace.after_sha256.clone();
     file.traces.push(facts.trace_ref());
     for block in facts.trace.blocks() {

@@ -12,6 +12,7 @@ pub(crate) mod event;
 mod handshakes;
 pub mod lessons;
 pub mod lifecycle;
+pub(crate) mod line_diff;
 mod model;
 mod post;
 mod post_shell;

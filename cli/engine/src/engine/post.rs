@@ -80,7 +80,11 @@ impl EventTx<'_, '_> {
                             .as_deref()
                             .and_then(|h| texts::load(&self.engine.workspace, h))
                     });
-                    let file = trace::trace_file(self.root(), &rel, before.as_deref(), known);
+                    let workspace = &self.engine.workspace;
+                    let file =
+                        trace::trace_file(self.root(), &rel, before.as_deref(), known, &|hash| {
+                            texts::has(workspace, hash)
+                        });
                     let existed = file.before_sha256.is_some();
                     traces.push((file, before, existed));
                 }

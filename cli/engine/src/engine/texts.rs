@@ -28,6 +28,12 @@ pub fn load(workspace: &Workspace, hash: &str) -> Option<Vec<u8>> {
     (intent_ledger::gate::bytes_sha256(&bytes) == hash).then_some(bytes)
 }
 
+/// Whether the text of `hash` is kept: the ledger traced that content (a damaged or
+/// evicted entry only makes a write's line record carry its old lines' hashes).
+pub fn has(workspace: &Workspace, hash: &str) -> bool {
+    path_for(workspace, hash).is_some_and(|p| p.exists())
+}
+
 /// Keeps the current content of `rel` under `hash`. Best effort.
 pub fn store(workspace: &Workspace, root: &Path, rel: &str, hash: &str) {
     let Some(target) = path_for(workspace, hash) else {

@@ -3,9 +3,11 @@
 
 use std::path::Path;
 
-use imara_diff::{Algorithm, Diff, InternedInput};
+use imara_diff::Diff;
 use intent_ledger::gate::bytes_sha256;
-use intent_ledger::payload::{Classification, Trace, TraceRange};
+use intent_ledger::payload::{Classification, LineDiff, Trace, TraceRange};
+
+use super::line_diff::{git_line_diff, line_diff};
 use serde::Serialize;
 
 /// Files larger than this are hashed but not diffed.
@@ -37,6 +39,8 @@ pub struct FileTrace {
     pub mutation_class: &'static str,
     /// Which rule decided, e.g. `text:whitespace-only`.
     pub rule: &'static str,
+    /// The line-level record; `None` for binary, deleted and very large files.
+    pub lines: Option<LineDiff>,
 }
 
 impl FileTrace {
@@ -63,6 +67,7 @@ impl FileTrace {
                 rule: Some(self.rule.to_string()),
                 ..Classification::default()
             },
+            lines: self.lines.clone(),
             ..Trace::default()
         }
     }
@@ -70,12 +75,15 @@ impl FileTrace {
 
 /// Traces `rel` under `root` after a write. `before` is the old content when the
 /// front-end reported it; otherwise `before_hash` (the last hash known) is used and
-/// the whole file counts as changed when it differs.
+/// the whole file counts as changed when it differs. `recorded` says whether
+/// content of a hash is one the ledger traced (its text is in the cache): the
+/// line record carries the old lines' hashes when it is not.
 pub fn trace_file(
     root: &Path,
     rel: &str,
     before: Option<&[u8]>,
     before_hash: Option<String>,
+    recorded: &dyn Fn(&str) -> bool,
 ) -> FileTrace {
     let after = std::fs::read(root.join(rel)).ok();
     let before_sha256 = before.map(bytes_sha256).or(before_hash);
@@ -87,6 +95,7 @@ pub fn trace_file(
         ranges: Vec::new(),
         mutation_class: "INTENT_EVOLUTION",
         rule: "text:content-changed",
+        lines: None,
     };
     let Some(after) = after else {
         trace.rule = "text:file-deleted";
@@ -97,27 +106,46 @@ pub fn trace_file(
         trace.rule = "text:unchanged";
         return trace;
     }
-    let after_text = String::from_utf8_lossy(&after).replace("\r\n", "\n");
-    let before_text = before.map(|b| String::from_utf8_lossy(b).replace("\r\n", "\n"));
+    let binary = intent_ledger::lines::is_binary(&after)
+        || before.is_some_and(intent_ledger::lines::is_binary);
+    let after_text = intent_ledger::lines::text_of(&after);
+    let before_text = before.map(intent_ledger::lines::text_of);
+    let small = after_text.len() + before_text.as_ref().map_or(0, |t| t.len()) <= MAX_DIFF_BYTES;
     match before_text {
         None if trace.before_sha256.is_none() => {
             trace.rule = "text:new-file";
             trace.ranges = whole(&after_text);
+            if small && !binary {
+                trace.lines = line_diff(Some(""), &after_text, None, true);
+            }
         }
         None => {
             trace.rule = "text:content-changed-no-diff";
             trace.ranges = whole(&after_text);
+            if small && !binary {
+                trace.lines = line_diff(None, &after_text, None, true);
+            }
         }
         Some(before_text) => {
             if same_but_whitespace(&before_text, &after_text) {
                 trace.mutation_class = "AST_REFACTOR";
                 trace.rule = "text:whitespace-only";
             }
-            trace.ranges = if before_text.len() + after_text.len() > MAX_DIFF_BYTES {
-                whole(&after_text)
+            if small {
+                let diff = git_line_diff(&before_text, &after_text);
+                trace.ranges = ranges_of(&diff, &after_text);
+                if !binary {
+                    let before_recorded = trace.before_sha256.as_deref().is_some_and(recorded);
+                    trace.lines = line_diff(
+                        Some(&before_text),
+                        &after_text,
+                        Some(&diff),
+                        before_recorded,
+                    );
+                }
             } else {
-                changed_ranges(&before_text, &after_text)
-            };
+                trace.ranges = whole(&after_text);
+            }
         }
     }
     trace
@@ -147,10 +175,7 @@ fn whole(text: &str) -> Vec<LineRange> {
 /// blame` would attribute to this write; imara-diff interns the lines first, which
 /// took a 2,500-line file rewritten in 100+ places from ~1.5 ms (`similar`) to
 /// a fraction of that.
-pub fn changed_ranges(before: &str, after: &str) -> Vec<LineRange> {
-    let input = InternedInput::new(before, after);
-    let mut diff = Diff::compute(Algorithm::Myers, &input);
-    diff.postprocess_lines(&input);
+fn ranges_of(diff: &Diff, after: &str) -> Vec<LineRange> {
     let lines: Vec<&str> = after.lines().collect();
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for hunk in diff.hunks() {
@@ -188,7 +213,8 @@ mod tests {
 
     #[test]
     fn ranges_cover_inserted_and_replaced_lines() {
-        let ranges = changed_ranges("a\nb\nc\nd\n", "a\nB\nc\nd\ne\nf\n");
+        let (before, after) = ("a\nb\nc\nd\n", "a\nB\nc\nd\ne\nf\n");
+        let ranges = ranges_of(&git_line_diff(before, after), after);
         let spans: Vec<_> = ranges.iter().map(|r| (r.start_line, r.end_line)).collect();
         assert_eq!(spans, vec![(2, 2), (5, 6)]);
         assert_eq!(ranges[0].content_hash, bytes_sha256(b"B\n"));
@@ -199,17 +225,17 @@ mod tests {
     fn whitespace_only_is_a_refactor_by_text_rule() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.ts"), "let x = 1;\n\n").unwrap();
-        let t = trace_file(dir.path(), "a.ts", Some(b"let  x=1;\n"), None);
+        let t = trace_file(dir.path(), "a.ts", Some(b"let  x=1;\n"), None, &|_| true);
         assert_eq!(
             (t.mutation_class, t.rule),
             ("AST_REFACTOR", "text:whitespace-only")
         );
-        let t = trace_file(dir.path(), "a.ts", Some(b"let x = 2;\n"), None);
+        let t = trace_file(dir.path(), "a.ts", Some(b"let x = 2;\n"), None, &|_| true);
         assert_eq!(
             (t.mutation_class, t.rule),
             ("INTENT_EVOLUTION", "text:content-changed")
         );
-        let t = trace_file(dir.path(), "a.ts", None, None);
+        let t = trace_file(dir.path(), "a.ts", None, None, &|_| true);
         assert_eq!(t.rule, "text:new-file");
         assert_eq!(t.ranges.len(), 1);
         assert_eq!(

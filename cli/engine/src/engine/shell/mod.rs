@@ -373,7 +373,15 @@ pub fn analyse(workspace: &Workspace, root: &Path, use_id: &str) -> Option<Chang
             },
         };
         file.before_unknown = existed && before_hash.is_none();
-        let mut trace = trace_changed(root, &file.path, now, before_text.as_deref(), &before_hash);
+        let recorded = |hash: &str| texts::has(workspace, hash);
+        let mut trace = trace_changed(
+            root,
+            &file.path,
+            now,
+            before_text.as_deref(),
+            &before_hash,
+            &recorded,
+        );
         if trace.rule == "text:unchanged" {
             continue; // its times moved, not its content
         }
@@ -454,6 +462,7 @@ fn trace_changed(
     now: Option<Stat>,
     before_text: Option<&[u8]>,
     before_hash: &Option<String>,
+    recorded: &dyn Fn(&str) -> bool,
 ) -> FileTrace {
     let hashed_only = |after_sha256: Option<String>, rule: &'static str| FileTrace {
         path: rel.to_string(),
@@ -462,6 +471,7 @@ fn trace_changed(
         ranges: Vec::new(),
         mutation_class: "INTENT_EVOLUTION",
         rule,
+        lines: None,
     };
     match now {
         Some(stat) if stat.is_symlink() => {
@@ -473,7 +483,7 @@ fn trace_changed(
             let hash = file_sha256(&root.join(rel)).ok().flatten();
             hashed_only(hash, "text:large-file")
         }
-        _ => trace::trace_file(root, rel, before_text, before_hash.clone()),
+        _ => trace::trace_file(root, rel, before_text, before_hash.clone(), recorded),
     }
 }
 
