@@ -38,6 +38,8 @@ mod replay_hooks;
 mod replay_report;
 #[path = "support/replay_truth.rs"]
 mod replay_truth;
+#[path = "support/replay_turns.rs"]
+mod replay_turns;
 #[path = "support/replay_workspace.rs"]
 mod replay_workspace;
 
@@ -45,6 +47,7 @@ use replay_git::{Commit, Source};
 use replay_hooks::Hooks;
 use replay_report::{Entry, Sample};
 use replay_truth::{block_of, FileTruth, Staleness};
+use replay_turns::{ask, fail, replay};
 use replay_workspace::{check_tree, intent_id, ledger_stats, AgentWorkspace};
 
 /// The run's settings, from the environment.
@@ -82,124 +85,6 @@ impl Config {
             ),
         }
     }
-}
-
-/// Ends the run on a set-up failure (no bundle, git missing): nothing to measure.
-fn fail(what: &str, err: String) -> ! {
-    eprintln!("replay: {what}: {err}");
-    std::process::exit(1);
-}
-
-/// Counters of the replay itself.
-#[derive(Default)]
-struct Replayed {
-    creates: usize,
-    updates: usize,
-    deletions: usize,
-    refused: usize,
-    wall_s: f64,
-    git_commit_s: f64,
-}
-
-/// Replays every commit as one Claude Code turn.
-fn replay(
-    source: &mut Source,
-    commits: &[Commit],
-    ws: &AgentWorkspace,
-    hooks: &mut Hooks,
-) -> Replayed {
-    let mut r = Replayed::default();
-    let started = Instant::now();
-    hooks.session_start();
-    for (i, c) in commits.iter().enumerate() {
-        hooks.prompt(i + 1, &format!("/intent {} {}", intent_id(i), c.subject));
-        let parent = i.checked_sub(1).map(|p| commits[p].sha.as_str());
-        let changes = source
-            .changes(parent, &c.sha)
-            .unwrap_or_else(|e| fail("diff-tree", e));
-        for change in changes {
-            let (rel, abs) = (change.path.as_str(), ws.root.join(&change.path));
-            let use_id = hooks.use_id();
-            if change.status == 'D' {
-                if let Some(why) = hooks.pre_rm(rel, &use_id) {
-                    eprintln!("  refused: INT-{:03} rm {rel}: {why}", i + 1);
-                    r.refused += 1;
-                    continue;
-                }
-                let _ = std::fs::remove_file(&abs);
-                hooks.post_rm(rel, &use_id);
-                r.deletions += 1;
-                continue;
-            }
-            let bytes = source
-                .blob(&c.sha, rel)
-                .unwrap_or_else(|e| fail("cat-file", e));
-            let Ok(new) = String::from_utf8(bytes) else {
-                eprintln!(
-                    "  skipped: {rel} at {} is not UTF-8 (a Write carries text)",
-                    c.sha
-                );
-                continue;
-            };
-            let old = std::fs::read_to_string(&abs).ok();
-            if let Some(why) = hooks.pre_write(rel, &use_id, &new) {
-                // Claude Code does not run a refused tool: the file stays as it was.
-                eprintln!("  refused: INT-{:03} Write {rel}: {why}", i + 1);
-                r.refused += 1;
-                continue;
-            }
-            if let Some(dir) = abs.parent() {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            std::fs::write(&abs, &new).unwrap_or_else(|e| fail("write", e.to_string()));
-            hooks.post_write(rel, &use_id, old.as_deref(), &new);
-            if old.is_some() {
-                r.updates += 1;
-            } else {
-                r.creates += 1;
-            }
-        }
-        let t = Instant::now();
-        if let Err(e) = ws.commit_turn(i, &c.subject) {
-            eprintln!("  git commit after turn {}: {e}", i + 1);
-        }
-        r.git_commit_s += t.elapsed().as_secs_f64();
-        if (i + 1) % 25 == 0 || i + 1 == commits.len() {
-            eprintln!(
-                "replayed {}/{} commits, {} writes, {:.0} s",
-                i + 1,
-                commits.len(),
-                r.creates + r.updates,
-                started.elapsed().as_secs_f64()
-            );
-        }
-    }
-    r.wall_s = started.elapsed().as_secs_f64();
-    r
-}
-
-/// Runs `intent --json ARGS` in the workspace, timed; the parsed answer.
-fn ask(intent: &Path, root: &Path, args: &[&str]) -> (Result<Value, String>, f64) {
-    let started = Instant::now();
-    let out = Command::new(intent)
-        .arg("--workspace")
-        .arg(root)
-        .arg("--json")
-        .args(args)
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .output();
-    let ms = started.elapsed().as_secs_f64() * 1e3;
-    let answer = match out {
-        Err(e) => Err(e.to_string()),
-        Ok(o) if !o.status.success() => Err(format!(
-            "{}: {}",
-            o.status,
-            String::from_utf8_lossy(&o.stderr).trim()
-        )),
-        Ok(o) => serde_json::from_slice(&o.stdout).map_err(|e| format!("not JSON: {e}")),
-    };
-    (answer, ms)
 }
 
 /// Asks git and us about one line.
@@ -288,7 +173,7 @@ fn main() {
 
     // Ground truth: the final files, analysed afresh.
     let files: Vec<FileTruth> = source
-        .ts_files(&last)
+        .replayed_files(&last)
         .unwrap_or_else(|e| fail("ls-tree", e))
         .iter()
         .map(|p| {

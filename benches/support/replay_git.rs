@@ -133,12 +133,12 @@ impl Source {
         Ok(commits)
     }
 
-    /// The `.ts` files `commit` changed against `parent`; without a parent (the
-    /// first commit, the replay's starting point) every `.ts` file of its tree is added.
+    /// The replayed files `commit` changed against `parent`; without a parent (the
+    /// first commit, the replay's starting point) every such file of its tree is added.
     pub fn changes(&self, parent: Option<&str>, commit: &str) -> Result<Vec<Change>, String> {
         let Some(parent) = parent else {
             return Ok(self
-                .ts_files(commit)?
+                .replayed_files(commit)?
                 .into_iter()
                 .map(|path| Change { status: 'A', path })
                 .collect());
@@ -162,7 +162,7 @@ impl Source {
             .collect();
         Ok(fields
             .chunks(2)
-            .filter(|pair| pair.len() == 2 && is_ts(&pair[1]))
+            .filter(|pair| pair.len() == 2 && is_replayed(&pair[1]))
             .map(|pair| Change {
                 status: match pair[0].chars().next() {
                     Some('D') => 'D',
@@ -174,12 +174,12 @@ impl Source {
             .collect())
     }
 
-    /// Every `.ts` file of `commit`'s tree.
-    pub fn ts_files(&self, commit: &str) -> Result<Vec<String>, String> {
+    /// Every replayed file of `commit`'s tree.
+    pub fn replayed_files(&self, commit: &str) -> Result<Vec<String>, String> {
         let out = text(git(&self.root, &["ls-tree", "-r", "--name-only", commit])?);
         Ok(out
             .lines()
-            .filter(|p| is_ts(p))
+            .filter(|p| is_replayed(p))
             .map(str::to_string)
             .collect())
     }
@@ -216,9 +216,21 @@ impl Source {
     }
 }
 
-/// Whether the replay handles `path` (the history holds TypeScript only).
-pub fn is_ts(path: &str) -> bool {
-    path.ends_with(".ts")
+/// The file name endings the replay handles (`.ts` unless a bench says otherwise).
+static EXTENSIONS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Sets the endings the replay handles (`["py"]`, `["go"]`…), once, before use.
+#[allow(dead_code)]
+pub fn set_extensions(extensions: &[&str]) {
+    let _ = EXTENSIONS.set(extensions.iter().map(|e| format!(".{e}")).collect());
+}
+
+/// Whether the replay handles `path`.
+pub fn is_replayed(path: &str) -> bool {
+    EXTENSIONS
+        .get_or_init(|| vec![".ts".to_string()])
+        .iter()
+        .any(|e| path.ends_with(e.as_str()))
 }
 
 /// A `git cat-file --batch` process: one request line in, header + content out.

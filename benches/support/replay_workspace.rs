@@ -5,8 +5,8 @@
 //! git revision each trace records is then the turn before it (not the same empty
 //! HEAD for 301 turns), and the shell-change detection of a Bash `rm` (a `git status`
 //! baseline taken by PreToolUse, compared by PostToolUse) sees a clean tracked file
-//! turn into a deletion and reads its old text from HEAD. Only `src/` is committed:
-//! `.orchestration/` is the tool's, and the hook skips it anyway.
+//! turn into a deletion and reads its old text from HEAD. `.orchestration/` is not
+//! committed: it is the tool's, and the hook skips it anyway.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use crate::replay_git::{git, is_ts, Commit, Source};
+use crate::replay_git::{git, is_replayed, Commit, Source};
 
 /// The workspace temp dir.
 pub struct AgentWorkspace {
@@ -30,7 +30,7 @@ pub fn intent_id(index: usize) -> String {
 
 impl AgentWorkspace {
     /// `git init`, `intent init`, the specs (one IN_PROGRESS intent per commit, named
-    /// by its subject, scope `src/**`) and `intent validate`, which records them.
+    /// by its subject, scope `**`) and `intent validate`, which records them.
     pub fn create(intent: &Path, commits: &[Commit], keep: bool) -> Result<AgentWorkspace, String> {
         let dir = tempfile::Builder::new()
             .prefix("replay-workspace-")
@@ -68,9 +68,12 @@ impl AgentWorkspace {
         })
     }
 
-    /// Commits the turn's changes under `src/` (`--allow-empty`: one commit per turn).
+    /// Commits the turn's changes but `.orchestration/` (`--allow-empty`: one commit per turn).
     pub fn commit_turn(&self, index: usize, subject: &str) -> Result<(), String> {
-        git(&self.root, &["add", "-A", "--", "src"])?;
+        git(
+            &self.root,
+            &["add", "-A", "--", ".", ":(exclude).orchestration"],
+        )?;
         let message = format!("{} {subject}", intent_id(index));
         git(
             &self.root,
@@ -86,10 +89,11 @@ impl AgentWorkspace {
         .map(|_| ())
     }
 
-    /// Every `.ts` file under `src/`, workspace-relative, sorted.
-    pub fn ts_files(&self) -> Vec<String> {
+    /// Every replayed file of the workspace (outside `.git/` and
+    /// `.orchestration/`), workspace-relative, sorted.
+    pub fn replayed_files(&self) -> Vec<String> {
         let mut out = Vec::new();
-        walk(&self.root, &self.root.join("src"), &mut out);
+        walk(&self.root, &self.root, &mut out);
         out.sort();
         out
     }
@@ -102,10 +106,12 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
-            walk(root, &path, out);
+            if entry.file_name() != ".git" && entry.file_name() != ".orchestration" {
+                walk(root, &path, out);
+            }
         } else if let Ok(rel) = path.strip_prefix(root) {
             let rel = rel.to_string_lossy().into_owned();
-            if is_ts(&rel) {
+            if is_replayed(&rel) {
                 out.push(rel);
             }
         }
@@ -142,7 +148,7 @@ fn specs(commits: &[Commit]) -> String {
     for (i, c) in commits.iter().enumerate() {
         let q = |s: &str| serde_json::to_string(s).expect("a string");
         out += &format!(
-            "  - id: {}\n    name: {}\n    description: {}\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [{}]\n    acceptance_criteria: [{}]\n",
+            "  - id: {}\n    name: {}\n    description: {}\n    status: IN_PROGRESS\n    owned_scope: [\"**\"]\n    constraints: [{}]\n    acceptance_criteria: [{}]\n",
             intent_id(i),
             q(&c.subject),
             q(&format!("Replay of upstream commit {}", c.sha)),
@@ -153,16 +159,13 @@ fn specs(commits: &[Commit]) -> String {
     out
 }
 
-/// The workspace's `src/**/*.ts` against the last replayed commit's tree, byte for byte.
+/// The workspace's replayed files against the last replayed commit's tree, byte for byte.
 pub fn check_tree(source: &mut Source, ws: &AgentWorkspace, last: &str) -> Value {
-    let want: Vec<String> = match source.ts_files(last) {
-        Ok(files) => files
-            .into_iter()
-            .filter(|p| p.starts_with("src/"))
-            .collect(),
+    let want: Vec<String> = match source.replayed_files(last) {
+        Ok(files) => files,
         Err(e) => return json!({"files": 0, "mismatches": [], "error": e}),
     };
-    let have = ws.ts_files();
+    let have = ws.replayed_files();
     let mut mismatches = Vec::new();
     for path in &want {
         let Ok(expected) = source.blob(last, path) else {
