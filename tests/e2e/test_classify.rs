@@ -112,3 +112,57 @@ fn single_files_and_bad_input() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("cannot read /no/such/dir"));
 }
+
+#[test]
+fn a_file_without_a_grammar_is_cannot_tell_with_its_own_exit_code() {
+    let ws = TestWorkspace::new();
+    let (old, new) = (ws.root().join("old"), ws.root().join("new"));
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::create_dir_all(&new).unwrap();
+    // A re-indent: harmless here, but indentation is meaning in Python, and there
+    // is no Python grammar yet, so nothing may call it a refactor or a behaviour change.
+    std::fs::write(old.join("greet.py"), "def f(x):\n    return x\n").unwrap();
+    std::fs::write(new.join("greet.py"), "def f(x):\n        return x\n").unwrap();
+    let (o, n) = (old.join("greet.py"), new.join("greet.py"));
+    for check in [false, true] {
+        let mut args = vec!["classify"];
+        if check {
+            args.push("--check");
+        }
+        args.extend([o.to_str().unwrap(), n.to_str().unwrap()]);
+        let out = ws.run(&args, None);
+        assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("cannot tell: greet.py has no grammar"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    let out = ws.run(
+        &[
+            "--json",
+            "classify",
+            o.to_str().unwrap(),
+            n.to_str().unwrap(),
+        ],
+        None,
+    );
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        body["unsupported"],
+        serde_json::json!(["greet.py"]),
+        "{body}"
+    );
+    // Trailing spaces only: a text rule vouches for it, so it is an answer.
+    std::fs::write(&n, "def f(x):  \n    return x\n").unwrap();
+    let out = ws.run(
+        &[
+            "classify",
+            "--check",
+            o.to_str().unwrap(),
+            n.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}

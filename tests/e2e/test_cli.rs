@@ -259,7 +259,9 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         "the workspace is",
         // The query tour: the moved helper's lineage, blame, search, map, bench.
         "moved from src/auth/jwt.ts INT-001",
-        "INT-001   #28     verify",
+        "INT-001   #37     verify",
+        // A Python line, answered by its line.
+        "answered by: line (the line's text, across moves; no traced block holds it)",
         "tampered (shortened, from seq",
         "[scope]_violation",
         "| `src/auth/expiry.ts` | `expiresAt` | function | 1–3 |",

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
-use intent_ast_hash::{analyze_turn, LineageEvent, MutationClass, SourceFile};
+use intent_ast_hash::{analyze_turn, LineageEvent, MutationClass, SourceFile, TextRule};
 use serde_json::json;
 
 use crate::config::Config;
@@ -25,19 +25,40 @@ pub struct ClassifyArgs {
 /// Exit code of `intent classify --check` when the change is not a pure refactor.
 pub const NOT_A_REFACTOR: u8 = 5;
 
+/// Exit code of `intent classify` when a changed file has no grammar and its text
+/// rule could not vouch for the change: the verdict is "cannot tell", not a
+/// judgement of behaviour.
+pub const NO_GRAMMAR: u8 = 6;
+
 /// Classifies the change from BEFORE to AFTER and prints the verdict.
 pub fn run(config: &Config, args: ClassifyArgs) -> anyhow::Result<u8> {
     let before = load(&args.before)?;
     let after = load(&args.after)?;
     let analysis = analyze_turn(&before, &after);
     let c = &analysis.classification;
+    // Files changed in place that a text rule could not call a refactor: without
+    // a grammar, nothing says whether behaviour changed (an added or deleted
+    // file is a change whatever its language).
+    let unsupported: Vec<&str> = c
+        .text_files
+        .iter()
+        .filter(|t| t.rule == TextRule::Changed)
+        .map(|t| t.path.as_str())
+        .collect();
     if config.json() {
         println!(
             "{}",
-            json!({"classification": c, "matches": analysis.matches})
+            json!({"classification": c, "matches": analysis.matches, "unsupported": unsupported})
         );
     } else {
         println!("{}: {}", c.mutation_class.as_str(), c.reason);
+        for path in &unsupported {
+            println!(
+                "  cannot tell: {path} has no grammar here (block-level classification covers \
+                 TypeScript, TSX, JavaScript and JSX); text rules only vouch for line-ending, \
+                 trailing-space and equivalent-JSON changes"
+            );
+        }
         if !c.refactor_kinds.is_empty() {
             let kinds: Vec<&str> = c.refactor_kinds.iter().map(|k| k.as_str()).collect();
             println!("  refactor kinds: {}", kinds.join(", "));
@@ -69,13 +90,13 @@ pub fn run(config: &Config, args: ClassifyArgs) -> anyhow::Result<u8> {
             }
         }
     }
-    Ok(
-        if args.check && c.mutation_class != MutationClass::AstRefactor {
-            NOT_A_REFACTOR
-        } else {
-            exit::OK
-        },
-    )
+    Ok(if !unsupported.is_empty() {
+        NO_GRAMMAR
+    } else if args.check && c.mutation_class != MutationClass::AstRefactor {
+        NOT_A_REFACTOR
+    } else {
+        exit::OK
+    })
 }
 
 /// Reads a file (named by its file name) or every file under a directory (named by

@@ -41,6 +41,8 @@ pub fn run(config: &Config, _args: DoctorArgs) -> anyhow::Result<u8> {
     checks.extend(checkpoint(workspace));
     checks.extend(front_ends(workspace.root()));
     checks.extend(projections(workspace));
+    let (status, detail) = super::doctor_languages::languages(workspace);
+    checks.push(Check::new("languages", status, detail));
     checks.push(helper(workspace));
     checks.push(binary());
     let failed = checks.iter().any(|c| c.status == "fail");

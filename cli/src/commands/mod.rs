@@ -5,6 +5,7 @@ pub mod bench;
 pub mod classify;
 pub mod demo;
 pub mod doctor;
+mod doctor_languages;
 pub mod export;
 pub mod helper;
 pub mod hook;

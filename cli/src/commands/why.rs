@@ -58,7 +58,7 @@ pub fn render_why(a: &WhyAnswer) -> String {
             }
         }
         None => {
-            let _ = writeln!(out, "{}:{} is in no block", a.path, a.line);
+            let _ = writeln!(out, "{}:{} is in no traced block", a.path, a.line);
         }
     }
     let _ = writeln!(out, "  answered by: {}", level_text(a.level));

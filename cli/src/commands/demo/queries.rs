@@ -37,6 +37,20 @@ pub(super) fn show(command: &str, output: &str, max_lines: usize) {
     }
 }
 
+/// `why` in files with no grammar: a Python line and a Markdown line, each
+/// answered by the writes that gave it its text.
+pub fn ask_by_line(bin: &Path, root: &Path) -> anyhow::Result<()> {
+    let python = intent(bin, root, &["why", "src/auth/rotate.py:5"])?;
+    show(
+        "intent why src/auth/rotate.py:5   # Python: the line is followed",
+        &python,
+        7,
+    );
+    let notes = intent(bin, root, &["why", "src/auth/NOTES.md:4"])?;
+    show("intent why src/auth/NOTES.md:4   # Markdown too", &notes, 3);
+    Ok(())
+}
+
 /// Asks the demo ledger every question the query engine answers.
 pub fn ask(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let why = intent(bin, root, &["why", "src/auth/expiry.ts:2"])?;
@@ -47,6 +61,18 @@ pub fn ask(bin: &Path, root: &Path) -> anyhow::Result<()> {
     );
     let by_name = intent(bin, root, &["why", "src/auth/jwt.ts::verify"])?;
     show("intent why src/auth/jwt.ts::verify", &by_name, 6);
+    let python = intent(bin, root, &["why", "src/auth/rotate.py:5"])?;
+    show(
+        "intent why src/auth/rotate.py:5   # Python: no grammar here, the line is followed",
+        &python,
+        12,
+    );
+    let notes = intent(bin, root, &["why", "src/auth/NOTES.md:4"])?;
+    show(
+        "intent why src/auth/NOTES.md:4   # Markdown, by line too",
+        &notes,
+        6,
+    );
 
     let blame = intent(bin, root, &["blame", "src/auth/jwt.ts"])?;
     show("intent blame src/auth/jwt.ts", &blame, 8);

@@ -133,6 +133,18 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
         turn2,
         "toolu_20",
     )?;
+    say("  … and a Python script and its notes, which have no grammar here: `why` follows their lines");
+    let rotate_v1 =
+        "import secrets\n\n\ndef rotate(keys):\n    return keys + [secrets.token_hex(16)]\n";
+    let rotate_v2 = "import secrets\n\n\ndef rotate(keys, keep=3):\n    return (keys + [secrets.token_hex(16)])[-keep:]\n";
+    let notes = "# Auth notes\n\nTokens shorter than 11 characters are refused.\nKeys rotate daily; the newest 3 are kept.\n";
+    for (rel, text, id) in [
+        ("src/auth/rotate.py", rotate_v1, "toolu_21"),
+        ("src/auth/NOTES.md", notes, "toolu_22"),
+        ("src/auth/rotate.py", rotate_v2, "toolu_23"),
+    ] {
+        write_in_turn(bin, root, session, "prompt-2", rel, text, id)?;
+    }
 
     say("Turn 3 (a refactor): rename a local in verify() and move the helper to its own file");
     let turn3 = "export function verify(token: string): boolean {\n  const trimmed = token.trim();\n  return trimmed.length > 10;\n}\n";
