@@ -24,12 +24,14 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 #[path = "support/replay_git.rs"]
+#[allow(dead_code)] // `log_l` is the block replay's
 mod replay_git;
 #[path = "support/replay_hooks.rs"]
 mod replay_hooks;
 #[path = "support/replay_turns.rs"]
 mod replay_turns;
 #[path = "support/replay_workspace.rs"]
+#[allow(dead_code)] // `ledger_stats` is the block replay's
 mod replay_workspace;
 
 use replay_git::{git, Source};
@@ -206,6 +208,14 @@ fn main() {
         }
     }
     let posts: Vec<f64> = hooks.posts.iter().map(|p| p.ms).collect();
+    let big: Vec<f64> = hooks.posts.iter().filter(|p| p.lines >= 1000).map(|p| p.ms).collect();
+    let big_files: std::collections::BTreeSet<&str> = hooks
+        .posts
+        .iter()
+        .filter(|p| p.lines >= 1000 && p.commit > 0)
+        .map(|p| p.path.as_str())
+        .collect();
+    let (ledger_bytes, line_record_bytes) = line_record_share(&ws.root);
     let report = json!({
         "language": cfg.lang,
         "bundle": cfg.bundle.display().to_string(),
@@ -213,14 +223,20 @@ fn main() {
         "writes": replayed.creates + replayed.updates,
         "deletions": replayed.deletions,
         "refused": replayed.refused,
-        "problems": hooks.problems.len(),
+        "problems": hooks.problems.iter().map(|p| json!({"commit": p.commit, "event": p.event,
+            "path": p.path, "kind": p.kind, "detail": p.detail})).collect::<Vec<_>>(),
         "tree_check": tree,
         "files": files.len(),
+        "ledger_bytes": ledger_bytes,
+        "line_record_bytes": line_record_bytes,
+        "line_record_share": line_record_bytes as f64 / ledger_bytes.max(1) as f64,
         "levels": by_level.iter().map(|(k, v)| (k.clone(), v.json())).collect::<BTreeMap<_, _>>(),
         "errors": errors,
         "disagreement_examples": examples,
         "latency_ms": {
             "post_tool_use": {"p50": pct(&posts, 0.5), "p95": pct(&posts, 0.95), "n": posts.len()},
+            "post_tool_use_1000_lines_or_more": {"p50": pct(&big, 0.5), "p95": pct(&big, 0.95),
+                "n": big.len(), "files": big_files.len()},
             "spawn_floor": {"p50": pct(&hooks.floor_ms, 0.5), "p95": pct(&hooks.floor_ms, 0.95)},
             "post_over_floor_p50": pct(&posts, 0.5) / pct(&hooks.floor_ms, 0.5).max(1e-9),
             "blame_per_file": {"p50": pct(&ours_ms, 0.5), "p95": pct(&ours_ms, 0.95)},
@@ -238,9 +254,25 @@ fn main() {
     }
     let summary = json!({"language": report["language"], "levels": report["levels"],
         "latency_ms": report["latency_ms"], "errors": report["errors"].as_array().map(Vec::len),
+        "problems": report["problems"].as_array().map(Vec::len),
+        "line_record_share": report["line_record_share"],
         "tree_check": report["tree_check"]["mismatches"].as_array().map(Vec::len),
         "report": cfg.out.display().to_string()});
     println!("{}", serde_json::to_string_pretty(&summary).expect("JSON"));
+}
+
+/// The ledger's size and how much of it the traces' line records take.
+fn line_record_share(root: &Path) -> (u64, u64) {
+    let ledger = root.join(".git/intent/agent_trace.jsonl");
+    let Ok(text) = std::fs::read_to_string(&ledger) else {
+        return (0, 0);
+    };
+    let records: usize = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|e| e["data"].get("lines").map(|v| v.to_string().len() + 9))
+        .sum();
+    (text.len() as u64, records as u64)
 }
 
 /// The `q` quantile of `values` (nearest rank); 0 for none.
