@@ -90,9 +90,21 @@
 //! - constructor parameter properties (`private x`: renaming renames a property);
 //! - the property half of shorthands (`{ a }` hashes the property `a` and the
 //!   reference `a`);
-//! - bindings whose name becomes a function's or class's `.name`: local function and
-//!   class declarations, and names that receive an anonymous function or class
-//!   (`const f = () => {}`, `f = function () {}`, `(cb = () => {})`);
+//! - bindings whose name becomes a function's or class's `.name` where that name can
+//!   be read: local class declarations, the own name of a function or class
+//!   expression, names assigned an anonymous function or class (`f = function () {}`,
+//!   `(cb = () => {})`, `const C = class {}`), and local functions that only their
+//!   binding reaches (a function declaration in a function body, `const f = () => {}`,
+//!   `var f = function () {}`) when some use is not a direct call `f(..)` (`return f`,
+//!   `[f]`, `xs.map(f)`, `f.name`, `new f()`: an instance's `constructor` is `f`). A
+//!   local function only ever called directly is an ordinary local: nothing but a
+//!   stack trace shows its name, and stack traces are not behaviour here. Neither is
+//!   `Function.prototype.caller` (sloppy mode only, stack introspection), but
+//!   `arguments.callee` is: where `arguments` appears, its whole top-level function
+//!   keeps all such names. A function declared in a nested block keeps its name, and
+//!   so does any such function of the same name around it: in sloppy mode the block's
+//!   function is also assigned to a binding of the enclosing function (Annex B), by a
+//!   resolution this walk does not model;
 //! - every name in a function that uses `with` or calls `eval`.
 //!
 //! **Shape.** Like exact, with every identifier and literal reduced to its kind.
@@ -157,7 +169,14 @@ pub use text::TextRule;
 ///
 /// Bump it whenever a hash of the same source would change (normalization rules,
 /// stream encoding, kinds hashed); `tests/fixtures/stability` fails until you do.
-pub const SCHEME_VERSION: u32 = 2;
+///
+/// History (stored hashes of an older version are recomputed, never compared):
+/// - 3: a local function that only its binding reaches (a declaration in a function
+///   body, `const f = () => {}`) and that is only ever called directly is an
+///   ordinary local in alpha, no longer written by name; the alpha hash of a block
+///   holding one changes.
+/// - 2: the finished classifier.
+pub const SCHEME_VERSION: u32 = 3;
 
 /// Analyzes one file: blocks, hashes and parse errors with its grammar, or an empty
 /// analysis (`language: None`) when the extension has none.

@@ -8,11 +8,15 @@
 //! are filled in one splice ([`Scopes::patch`]). Hashing stays a single pass over the
 //! tree. Order-insensitive containers are honoured only outside local scopes, so no
 //! hash is ever taken over a placeholder.
+//!
+//! Deferring also lets a binding's uses decide how it is written: a local function
+//! that only its binding reaches ([`Naming::IfObserved`]) is written by name only
+//! when some use could read its `.name`, which is known once every use is.
 
 use rustc_hash::FxHashMap;
 
 use crate::hash::{Kind, Stream};
-use crate::lang::{BindTarget, ScopeKind};
+use crate::lang::{BindTarget, Naming, ScopeKind};
 
 /// Index of a scope in the arena of the current outermost local scope.
 pub(crate) type ScopeId = u32;
@@ -30,11 +34,41 @@ pub(crate) struct Sink {
     pub(crate) item: Option<usize>,
 }
 
+/// How a reference uses its binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Use {
+    /// A function or class takes its name from it (`x = () => {}`): the binding's
+    /// name is pinned.
+    Names,
+    /// The callee of a direct call (`f(..)`): the callee's `.name` stays unseen.
+    Call,
+    /// Anything else: the value may go anywhere, its `.name` may be read.
+    Value,
+}
+
+/// What a binding's name depends on, for [`Scopes::patch`].
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// The order in which its scope first bound the name.
+    index: u32,
+    /// Written by name whatever its uses.
+    pinned: bool,
+    /// Names a function only the binding reaches: written by name iff `observed`.
+    names: bool,
+    /// Some use other than a direct call was met.
+    observed: bool,
+}
+
+impl Entry {
+    fn keep(&self) -> bool {
+        self.pinned || (self.names && self.observed)
+    }
+}
+
 #[derive(Debug)]
 enum What<'s> {
-    /// A reference; `names` when a function or class takes its name from it
-    /// (`x = () => {}`), which pins the binding's name.
-    Ref { name: &'s str, names: bool },
+    /// A reference, and how it uses its binding.
+    Ref { name: &'s str, how: Use },
     Bind {
         depth: u32,
         index: u32,
@@ -52,14 +86,14 @@ struct Pending<'s> {
     sink: Sink,
 }
 
-/// A binding site: the identifier's kind and name, where it binds, and whether its
-/// name is pinned (it names a function or class).
+/// A binding site: the identifier's kind and name, where it binds, and whether it
+/// names a function or class (which may pin its name).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Binding<'s> {
     pub(crate) kind: Kind,
     pub(crate) name: &'s str,
     pub(crate) target: BindTarget,
-    pub(crate) keep: bool,
+    pub(crate) naming: Naming,
 }
 
 /// Free names found while patching: (sink, name).
@@ -72,10 +106,19 @@ pub(crate) struct Scopes<'s> {
     stack: Vec<ScopeId>,
     /// FxHash: SipHash's DoS resistance buys nothing for these short keys and cost
     /// a third of the lookups.
-    bindings: FxHashMap<(ScopeId, &'s str), (u32, bool)>,
+    bindings: FxHashMap<(ScopeId, &'s str), Entry>,
     pending: Vec<Pending<'s>>,
     /// Set by `with` or a direct `eval`: names are then kept verbatim.
     pub(crate) poisoned: bool,
+    /// Some binding is [`Naming::IfObserved`]: its uses must be looked at.
+    if_observed: bool,
+    /// `arguments` is used: a sloppy-mode function reaches itself through
+    /// `arguments.callee`, so no function name is left to its uses.
+    callee_visible: bool,
+    /// Names of functions declared in nested blocks: in sloppy mode, running the
+    /// block assigns its function to a same-named binding of the enclosing function
+    /// (Annex B), which its calls then reach, so such a binding keeps its name.
+    block_functions: Vec<&'s str>,
     base: usize,
     /// The alpha stream after `base` while it is patched, kept for the next scope.
     tail: Vec<u8>,
@@ -92,6 +135,9 @@ impl<'s> Scopes<'s> {
         if self.stack.is_empty() {
             self.base = alpha_len;
             self.poisoned = false;
+            self.if_observed = false;
+            self.callee_visible = false;
+            self.block_functions.clear();
         }
         let id = self.arena.len() as ScopeId;
         self.arena.push(Scope {
@@ -114,15 +160,16 @@ impl<'s> Scopes<'s> {
         alpha: &Stream,
         kind: Kind,
         name: &'s str,
-        names: bool,
+        how: Use,
         sink: Sink,
     ) {
         let scope = *self.stack.last().expect("reference inside a scope");
+        self.callee_visible |= name == "arguments";
         self.pending.push(Pending {
             offset: alpha.len(),
             scope,
             kind,
-            what: What::Ref { name, names },
+            what: What::Ref { name, how },
             sink,
         });
     }
@@ -140,7 +187,7 @@ impl<'s> Scopes<'s> {
             kind,
             name,
             target,
-            keep,
+            naming,
         } = binding;
         let wanted = |scope: &Scope| match target {
             BindTarget::Var | BindTarget::Param | BindTarget::ParamKeepName => {
@@ -166,14 +213,32 @@ impl<'s> Scopes<'s> {
         else {
             return false;
         };
-        let keep = keep || target == BindTarget::ParamKeepName;
         let scope = &mut self.arena[id as usize];
+        let naming = match naming {
+            // A function declared in a block is, in sloppy mode, also a `var` of the
+            // enclosing function (Annex B): uses outside the block reach it by a
+            // resolution this walk does not model, so its uses here cannot tell.
+            Naming::IfObserved
+                if target == BindTarget::DeclName && scope.kind != ScopeKind::Function =>
+            {
+                self.block_functions.push(name);
+                Naming::Always
+            }
+            naming => naming,
+        };
         let entry = self.bindings.entry((id, name)).or_insert_with(|| {
             scope.count += 1;
-            (scope.count - 1, keep)
+            Entry {
+                index: scope.count - 1,
+                pinned: false,
+                names: false,
+                observed: false,
+            }
         });
-        entry.1 |= keep;
-        let index = entry.0;
+        entry.pinned |= naming == Naming::Always || target == BindTarget::ParamKeepName;
+        entry.names |= naming == Naming::IfObserved;
+        self.if_observed |= naming == Naming::IfObserved;
+        let index = entry.index;
         let innermost = *self.stack.last().expect("bind inside a scope");
         self.pending.push(Pending {
             offset: alpha.len(),
@@ -203,14 +268,25 @@ impl<'s> Scopes<'s> {
         let mut inserted = 0;
         let mut next_mark = 0;
         let pending = std::mem::take(&mut self.pending);
-        // First pin the names that functions or classes take from assignments.
+        // First pin the names that functions or classes take from assignments, and
+        // note which bindings some use other than a direct call reads.
+        let uses_matter = self.if_observed && !self.callee_visible;
         for p in &pending {
-            if let What::Ref { name, names: true } = p.what {
+            let What::Ref { name, how } = p.what else {
+                continue;
+            };
+            if how == Use::Names || (how == Use::Value && uses_matter) {
                 if let Some((scope, _, _)) = self.binding_of(p.scope, name) {
                     if let Some(entry) = self.bindings.get_mut(&(scope, name)) {
-                        entry.1 = true;
+                        entry.pinned |= how == Use::Names;
+                        entry.observed = true;
                     }
                 }
+            }
+        }
+        if self.callee_visible || !self.block_functions.is_empty() {
+            for ((_, name), entry) in &mut self.bindings {
+                entry.observed |= self.callee_visible || self.block_functions.contains(name);
             }
         }
         for p in &pending {
@@ -232,7 +308,7 @@ impl<'s> Scopes<'s> {
                     scope,
                     name,
                 } => {
-                    let keep = self.bindings.get(&(scope, name)).is_some_and(|b| b.1);
+                    let keep = self.bindings.get(&(scope, name)).is_some_and(Entry::keep);
                     if keep || self.poisoned {
                         alpha.leaf(p.kind, name.as_bytes());
                     } else {
@@ -264,16 +340,19 @@ impl<'s> Scopes<'s> {
         self.arena.clear();
         self.bindings.clear();
         self.poisoned = false;
+        self.if_observed = false;
+        self.callee_visible = false;
+        self.block_functions.clear();
         free
     }
 
     fn resolve(&self, scope: ScopeId, name: &str) -> Option<(usize, usize, bool)> {
         self.binding_of(scope, name)
-            .map(|(_, depth, (index, keep))| (depth, index as usize, keep))
+            .map(|(_, depth, entry)| (depth, entry.index as usize, entry.keep()))
     }
 
     /// The scope binding `name` as seen from `scope`, how far up it is, and its entry.
-    fn binding_of(&self, mut scope: ScopeId, name: &str) -> Option<(ScopeId, usize, (u32, bool))> {
+    fn binding_of(&self, mut scope: ScopeId, name: &str) -> Option<(ScopeId, usize, Entry)> {
         let mut depth = 0;
         loop {
             if let Some(&entry) = self.bindings.get(&(scope, name)) {

@@ -494,6 +494,13 @@ fn traps_stay_evolutions() {
             "export function f(cb = () => {}) { return cb.name; }",
             "export function f(fn = () => {}) { return fn.name; }",
         ),
+        // A local function only ever called directly renames as a local
+        // (`test_local_functions.rs`); one that is also used as a value does not.
+        (
+            "called and returned",
+            "export function f() { function g() {} g(); return g; }",
+            "export function f() { function h() {} h(); return h; }",
+        ),
     ];
     for (name, before, after) in traps {
         let path = if before.contains('<') && name.starts_with("jsx") {

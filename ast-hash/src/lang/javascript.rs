@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use tree_sitter::Node;
 
 use super::{
-    ecma, BlockKind, Ctx, ImportInfo, KindInfo, LanguageSpec, MemberKey, Site, TopLevelRole,
+    ecma, BlockKind, Ctx, ImportInfo, KindInfo, LanguageSpec, MemberKey, Naming, Site, TopLevelRole,
 };
 
 /// The JavaScript grammar (JSX included).
@@ -40,7 +40,7 @@ impl LanguageSpec for JavaScript {
         ecma::context(self.ecma(), site, src)
     }
 
-    fn names_function(&self, site: &Site<'_>) -> bool {
+    fn names_function(&self, site: &Site<'_>) -> Naming {
         ecma::names_function(self.ecma(), site)
     }
 

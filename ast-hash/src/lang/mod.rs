@@ -147,6 +147,23 @@ pub enum BindTarget {
     Assign,
 }
 
+/// Whether an identifier gives a function or class its `.name`, and so whether
+/// renaming it is observable at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Naming {
+    /// It names no function or class.
+    #[default]
+    No,
+    /// It names a function or class that can be reached without it (a named function
+    /// expression's value, an instance's `constructor`, an assignment's value, a
+    /// parameter's caller): hashed by name.
+    Always,
+    /// It names a function that only this binding reaches (a local function
+    /// declaration, `const f = () => {}`): hashed by name only if some use of the
+    /// binding can read `.name`, that is a use other than a direct call `f(..)`.
+    IfObserved,
+}
+
 /// The binding context in which a node (and, for patterns, its children) is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ctx {
@@ -231,6 +248,10 @@ pub struct KindInfo {
     /// A function or class *expression*: when named, its name is bound in a scope of
     /// its own around it.
     pub own_name: bool,
+    /// A call: an identifier in its `function` field is called directly, which
+    /// cannot read the callee's `.name` (`new f()` can: the instance's
+    /// `constructor` is `f`).
+    pub calls: bool,
 }
 
 /// Everything the language-neutral walk needs to know about one grammar.
@@ -249,9 +270,9 @@ pub trait LanguageSpec: Send + Sync + 'static {
     fn context(&self, site: &Site<'_>, src: &str) -> Ctx;
 
     /// Returns whether the identifier at `site` gives a function or class its `.name`
-    /// (a function declaration's name, `const f = () => {}`, `f = function () {}`):
-    /// renaming it is observable, so it is hashed by name.
-    fn names_function(&self, site: &Site<'_>) -> bool;
+    /// (a function declaration's name, `const f = () => {}`, `f = function () {}`),
+    /// and when renaming it is therefore observable (then it is hashed by name).
+    fn names_function(&self, site: &Site<'_>) -> Naming;
 
     /// Returns the name and precise kind of a block candidate (None: not a block here,
     /// e.g. a destructuring declarator).

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use tree_sitter::Node;
 
 use super::{
-    ecma, BlockKind, Ctx, ImportInfo, KindInfo, LanguageSpec, MemberKey, Site, TopLevelRole,
+    ecma, BlockKind, Ctx, ImportInfo, KindInfo, LanguageSpec, MemberKey, Naming, Site, TopLevelRole,
 };
 
 /// The TypeScript grammar (`tsx: false`) or its TSX variant (`tsx: true`).
@@ -49,7 +49,7 @@ impl LanguageSpec for TypeScript {
         ecma::context(self.ecma(), site, src)
     }
 
-    fn names_function(&self, site: &Site<'_>) -> bool {
+    fn names_function(&self, site: &Site<'_>) -> Naming {
         ecma::names_function(self.ecma(), site)
     }
 

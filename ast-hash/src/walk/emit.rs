@@ -7,9 +7,9 @@ use tree_sitter::{Node, TreeCursor};
 
 use super::{Walker, ALPHA, EXACT, SHAPE};
 use crate::hash::Kind;
-use crate::lang::{Ctx, IdentKind, KindInfo, Role};
+use crate::lang::{Ctx, IdentKind, KindInfo, Naming, Role};
 use crate::model::{ParseError, ParseErrorKind};
-use crate::scope::{Binding, Sink};
+use crate::scope::{Binding, Sink, Use};
 
 impl<'s> Walker<'s> {
     /// Emits the leaf at the cursor, of source `text`; returns whether evaluating it
@@ -167,9 +167,17 @@ impl<'s> Walker<'s> {
             self.record_free(self.sink(), name);
         } else {
             let sink = self.sink();
-            let names = std::mem::take(&mut self.naming);
+            let naming = std::mem::take(&mut self.naming);
+            let callee = std::mem::take(&mut self.callee);
+            let how = if naming != Naming::No {
+                Use::Names
+            } else if callee {
+                Use::Call
+            } else {
+                Use::Value
+            };
             self.scopes
-                .reference(&self.streams[ALPHA], kind_name, name, names, sink);
+                .reference(&self.streams[ALPHA], kind_name, name, how, sink);
         }
     }
 
@@ -188,7 +196,7 @@ impl<'s> Walker<'s> {
                     kind: kind_name,
                     name,
                     target,
-                    keep: std::mem::take(&mut self.naming),
+                    naming: std::mem::take(&mut self.naming),
                 },
                 parent_scopes as usize,
                 sink,

@@ -24,7 +24,7 @@ use parse::{
 
 use crate::hash::{Domain, Kind, Stream};
 use crate::lang::{
-    BlockKind, Ctx, IdentKind, KindInfo, LanguageSpec, MemberKey, Role, ScopeKind, Site,
+    BlockKind, Ctx, IdentKind, KindInfo, LanguageSpec, MemberKey, Naming, Role, ScopeKind, Site,
 };
 use crate::model::{Block, Detail, FileAnalysis, ParseError, ParseErrorKind, TopItem};
 use crate::scope::{Scopes, Sink};
@@ -156,8 +156,10 @@ struct Walker<'s> {
     errors: Vec<ParseError>,
     error_signatures: Vec<String>,
     comments: Vec<&'s str>,
-    /// The identifier being emitted gives a function or class its `.name`.
-    naming: bool,
+    /// Whether the identifier being emitted gives a function or class its `.name`.
+    naming: Naming,
+    /// The identifier being emitted is the callee of a direct call.
+    callee: bool,
     /// Whether the tree has any error (else no node needs an `is_missing` check).
     has_error: bool,
     scratch: String,
@@ -202,7 +204,8 @@ impl<'s> Walker<'s> {
             error_signatures: Vec::new(),
             comments: Vec::new(),
             has_error: true,
-            naming: false,
+            naming: Naming::No,
+            callee: false,
             scratch: String::new(),
             item_layout: Vec::new(),
             item_order: Vec::new(),
@@ -413,6 +416,7 @@ impl<'s> Walker<'s> {
                 || info.function_like
                 || info.role == Role::Wrapper
                 || parent_info.name == "export_statement"
+                || (parent_info.calls && matches!(info.role, Role::Ident(_)))
                 || matches!(info.name, "statement_block" | "class_body"));
         let field = if wants_field {
             cursor.field_id().and_then(|id| {
@@ -434,15 +438,20 @@ impl<'s> Walker<'s> {
                 parent_ctx,
                 field,
             };
-            self.naming = matches!(
+            self.naming = if matches!(
                 info.role,
                 Role::Ident(IdentKind::Variable | IdentKind::Type)
-            ) && self.spec.names_function(&site);
+            ) {
+                self.spec.names_function(&site)
+            } else {
+                Naming::No
+            };
             self.spec.context(&site, self.src)
         } else {
-            self.naming = false;
+            self.naming = Naming::No;
             Ctx::Normal
         };
+        self.callee = parent_info.calls && field == Some("function");
         // The signature of a function ends where its body starts; of a class or
         // namespace, where its members start.
         if field == Some("body")

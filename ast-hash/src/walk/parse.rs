@@ -161,6 +161,7 @@ pub(super) const ERROR_INFO: KindInfo = KindInfo {
     pure: false,
     function_like: false,
     own_name: false,
+    calls: false,
 };
 
 /// Counts the named children (comments aside) of the cursor's node, with the walk's

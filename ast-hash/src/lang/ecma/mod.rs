@@ -8,7 +8,7 @@ mod decl;
 
 use tree_sitter::{Language, Node};
 
-use super::{BindTarget, BlockKind, Ctx, IdentKind, KindInfo, Role, ScopeKind, Site};
+use super::{BindTarget, BlockKind, Ctx, IdentKind, KindInfo, Naming, Role, ScopeKind, Site};
 
 /// The fields the ECMAScript rules look up.
 #[derive(Debug, Clone, Copy)]
@@ -191,6 +191,7 @@ pub(super) fn kind_info(kind: &'static str, named: bool) -> KindInfo {
                 kind,
                 "function_expression" | "function" | "generator_function" | "class"
             ),
+        calls: named && kind == "call_expression",
     };
     if !named {
         info.role = if PUNCT.contains(&kind) {
@@ -404,49 +405,64 @@ pub(super) fn context(g: &Grammar, site: &Site<'_>, src: &str) -> Ctx {
     Ctx::Normal
 }
 
-/// Whether `node` (through parentheses and type assertions) is an anonymous function
-/// or class expression, which takes its `.name` from what it is assigned to.
-fn is_anonymous_function(g: &Grammar, node: Option<Node<'_>>) -> bool {
-    let Some(mut node) = node else { return false };
+/// What `node` (through parentheses and type assertions) is, when it is an anonymous
+/// function or class expression, which takes its `.name` from what it is assigned to.
+fn anonymous_function<'t>(g: &Grammar, node: Option<Node<'t>>) -> Option<&'static str> {
+    let mut node = node?;
     loop {
         match g.kind(node) {
             "parenthesized_expression"
             | "as_expression"
             | "satisfies_expression"
-            | "non_null_expression" => match node.named_child(0) {
-                Some(inner) => node = inner,
-                None => return false,
-            },
-            "arrow_function" => return true,
-            "function_expression" | "function" | "generator_function" | "class" => {
-                return g.child(node, Field::Name).is_none();
+            | "non_null_expression" => node = node.named_child(0)?,
+            "arrow_function" => return Some("arrow_function"),
+            kind @ ("function_expression" | "function" | "generator_function" | "class") => {
+                return g.child(node, Field::Name).is_none().then_some(kind);
             }
-            _ => return false,
+            _ => return None,
         }
     }
 }
 
-pub(super) fn names_function(g: &Grammar, site: &Site<'_>) -> bool {
-    let value = |field: Field| is_anonymous_function(g, g.child(site.parent, field));
+pub(super) fn names_function(g: &Grammar, site: &Site<'_>) -> Naming {
+    let always = |field: Field| match anonymous_function(g, g.child(site.parent, field)) {
+        Some(_) => Naming::Always,
+        None => Naming::No,
+    };
     match (site.parent_kind, site.field) {
+        // Only the binding reaches a declared function (a block-level one is handled
+        // by `Scopes::bind`: Annex B makes it a `var` of the function too).
+        ("function_declaration" | "generator_function_declaration", Some("name")) => {
+            Naming::IfObserved
+        }
+        // A class escapes through its instances' `constructor`; an expression's
+        // value, its own name aside, is reachable where it is used.
         (
-            "function_declaration"
-            | "generator_function_declaration"
-            | "class_declaration"
+            "class_declaration"
             | "abstract_class_declaration"
             | "function_expression"
             | "function"
             | "generator_function"
             | "class",
             Some("name"),
-        ) => true,
-        ("variable_declarator", Some("name")) => value(Field::Value),
-        ("assignment_expression" | "augmented_assignment_expression", Some("left")) => {
-            value(Field::Right)
+        ) => Naming::Always,
+        // The declarator holds the function's only reference (a class still escapes
+        // through its instances).
+        ("variable_declarator", Some("name")) => {
+            match anonymous_function(g, g.child(site.parent, Field::Value)) {
+                Some("class") => Naming::Always,
+                Some(_) => Naming::IfObserved,
+                None => Naming::No,
+            }
         }
-        ("assignment_pattern" | "object_assignment_pattern", Some("left")) => value(Field::Right),
-        ("required_parameter" | "optional_parameter", Some("pattern")) => value(Field::Value),
-        _ => false,
+        // An assignment's value is also the assignment expression's value; a
+        // default parameter or pattern is the caller's business. Kept as before.
+        ("assignment_expression" | "augmented_assignment_expression", Some("left")) => {
+            always(Field::Right)
+        }
+        ("assignment_pattern" | "object_assignment_pattern", Some("left")) => always(Field::Right),
+        ("required_parameter" | "optional_parameter", Some("pattern")) => always(Field::Value),
+        _ => Naming::No,
     }
 }
 
