@@ -43,12 +43,11 @@ mod replay_turns;
 #[path = "support/replay_workspace.rs"]
 mod replay_workspace;
 
-use replay_git::{Commit, Source};
-use replay_hooks::Hooks;
+use replay_git::Source;
 use replay_report::{Entry, Sample};
 use replay_truth::{block_of, FileTruth, Staleness};
-use replay_turns::{ask, fail, replay};
-use replay_workspace::{check_tree, intent_id, ledger_stats, AgentWorkspace};
+use replay_turns::ask;
+use replay_workspace::{check_tree, intent_id, ledger_stats};
 
 /// The run's settings, from the environment.
 struct Config {
@@ -143,26 +142,14 @@ fn main() {
     let run_started = Instant::now();
     let cfg = Config::from_env();
     let intent = cfg.bin.as_path();
-    eprintln!("replay: cloning {}", cfg.bundle.display());
-    let mut source =
-        Source::clone_bundle(&cfg.bundle, cfg.keep).unwrap_or_else(|e| fail("clone", e));
-    let commits = source
-        .commits(cfg.commits)
-        .unwrap_or_else(|e| fail("log", e));
-    let Some(last) = commits.last().map(|c| c.sha.clone()) else {
-        fail("log", "the bundle has no commits".into())
-    };
-    let ws =
-        AgentWorkspace::create(intent, &commits, cfg.keep).unwrap_or_else(|e| fail("workspace", e));
-    if cfg.keep {
-        eprintln!(
-            "replay: source {} ; workspace {}",
-            source.root.display(),
-            ws.root.display()
-        );
-    }
-    let mut hooks = Hooks::new(intent, &ws.root, "replay");
-    let replayed = replay(&mut source, &commits, &ws, &mut hooks);
+    let replay_turns::Run {
+        mut source,
+        commits,
+        last,
+        ws,
+        mut hooks,
+        replayed,
+    } = replay_turns::replay_bundle(&cfg.bundle, cfg.commits, cfg.keep, intent);
     for p in &hooks.problems {
         eprintln!(
             "  problem: commit {} {} {:?} {}: {}",

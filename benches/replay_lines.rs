@@ -35,9 +35,8 @@ mod replay_turns;
 mod replay_workspace;
 
 use replay_git::{git, Source};
-use replay_hooks::Hooks;
-use replay_turns::{ask, fail, replay};
-use replay_workspace::{check_tree, intent_id, AgentWorkspace};
+use replay_turns::{ask, fail};
+use replay_workspace::{check_tree, intent_id};
 
 /// (language, bundle, file endings)
 const LANGUAGES: [(&str, &str, &[&str]); 4] = [
@@ -127,30 +126,15 @@ fn main() {
     let started = Instant::now();
     let cfg = Config::from_env();
     let intent = cfg.bin.as_path();
-    eprintln!(
-        "replay-lines ({}): cloning {}",
-        cfg.lang,
-        cfg.bundle.display()
-    );
-    let mut source =
-        Source::clone_bundle(&cfg.bundle, cfg.keep).unwrap_or_else(|e| fail("clone", e));
-    let commits = source
-        .commits(cfg.commits)
-        .unwrap_or_else(|e| fail("log", e));
-    let Some(last) = commits.last().map(|c| c.sha.clone()) else {
-        fail("log", "the bundle has no commits".into())
-    };
-    let ws =
-        AgentWorkspace::create(intent, &commits, cfg.keep).unwrap_or_else(|e| fail("workspace", e));
-    if cfg.keep {
-        eprintln!(
-            "source {} ; workspace {}",
-            source.root.display(),
-            ws.root.display()
-        );
-    }
-    let mut hooks = Hooks::new(intent, &ws.root, "replay");
-    let replayed = replay(&mut source, &commits, &ws, &mut hooks);
+    eprintln!("replay-lines ({})", cfg.lang);
+    let replay_turns::Run {
+        mut source,
+        commits,
+        last,
+        ws,
+        hooks,
+        replayed,
+    } = replay_turns::replay_bundle(&cfg.bundle, cfg.commits, cfg.keep, intent);
     let tree = check_tree(&mut source, &ws, &last);
     let files = source
         .replayed_files(&last)

@@ -130,3 +130,45 @@ pub fn ask(intent: &Path, root: &Path, args: &[&str]) -> (Result<Value, String>,
     };
     (answer, ms)
 }
+
+/// A history replayed: the source clone, its commits, the agent's workspace and
+/// the hooks that recorded it.
+pub struct Run {
+    pub source: Source,
+    pub commits: Vec<Commit>,
+    /// The last replayed commit.
+    pub last: String,
+    pub ws: AgentWorkspace,
+    pub hooks: Hooks,
+    pub replayed: Replayed,
+}
+
+/// Clones `bundle`, makes the agent's workspace and replays the first `limit`
+/// commits (all without a limit) through `intent`'s hooks.
+pub fn replay_bundle(bundle: &Path, limit: Option<usize>, keep: bool, intent: &Path) -> Run {
+    eprintln!("replay: cloning {}", bundle.display());
+    let mut source = Source::clone_bundle(bundle, keep).unwrap_or_else(|e| fail("clone", e));
+    let commits = source.commits(limit).unwrap_or_else(|e| fail("log", e));
+    let Some(last) = commits.last().map(|c| c.sha.clone()) else {
+        fail("log", "the bundle has no commits".into())
+    };
+    let ws =
+        AgentWorkspace::create(intent, &commits, keep).unwrap_or_else(|e| fail("workspace", e));
+    if keep {
+        eprintln!(
+            "replay: source {} ; workspace {}",
+            source.root.display(),
+            ws.root.display()
+        );
+    }
+    let mut hooks = Hooks::new(intent, &ws.root, "replay");
+    let replayed = replay(&mut source, &commits, &ws, &mut hooks);
+    Run {
+        source,
+        commits,
+        last,
+        ws,
+        hooks,
+        replayed,
+    }
+}
