@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
 use std::time::Instant;
 
 use serde_json::{json, Value};
@@ -46,7 +46,7 @@ mod replay_workspace;
 use replay_git::Source;
 use replay_report::{Entry, Sample};
 use replay_truth::{block_of, FileTruth, Staleness};
-use replay_turns::ask;
+use replay_turns::{ask, fail};
 use replay_workspace::{check_tree, intent_id, ledger_stats};
 
 /// The run's settings, from the environment.
