@@ -147,7 +147,7 @@ fn main() {
         commits,
         last,
         ws,
-        mut hooks,
+        hooks,
         replayed,
     } = replay_turns::replay_bundle(&cfg.bundle, cfg.commits, cfg.keep, intent);
     for p in &hooks.problems {
