@@ -55,7 +55,7 @@ pub fn join_tokens(hashes: &[u64]) -> String {
 
 /// Reads hashes spelled one after the other; `None` when it is not such a string.
 pub fn split_tokens(joined: &str) -> Option<Vec<u64>> {
-    if joined.len() % TOKEN_LEN != 0 || !joined.is_ascii() {
+    if !joined.len().is_multiple_of(TOKEN_LEN) || !joined.is_ascii() {
         return None;
     }
     (0..joined.len() / TOKEN_LEN)

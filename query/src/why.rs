@@ -545,8 +545,11 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
 /// per block and per line).
 struct Times {
     lines: Option<LinesAt>,
-    seen: std::cell::RefCell<std::collections::HashMap<u64, Option<(String, Option<String>)>>>,
+    seen: std::cell::RefCell<std::collections::HashMap<u64, Option<TimeAndIntent>>>,
 }
+
+/// A trace's time and intent.
+type TimeAndIntent = (String, Option<String>);
 
 impl Times {
     fn open(ledger: &std::path::Path) -> Times {
@@ -564,7 +567,7 @@ impl Times {
         self.at(offset).and_then(|(_, intent)| intent)
     }
 
-    fn at(&self, offset: u64) -> Option<(String, Option<String>)> {
+    fn at(&self, offset: u64) -> Option<TimeAndIntent> {
         let lines = self.lines.as_ref()?;
         self.seen
             .borrow_mut()
