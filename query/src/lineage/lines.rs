@@ -10,8 +10,10 @@
 //! through the edits that rewrote it). Queries map the file as it is now onto the
 //! record by hash, never by stored line numbers.
 
+use std::fmt::Write as _;
+
 use imara_diff::{Algorithm, Diff, InternedInput};
-use intent_ledger::lines::{join_tokens, line_hashes, split_tokens, Added};
+use intent_ledger::lines::{line_hashes, split_tokens, Added};
 use intent_ledger::payload::{LineDiff, LineHunk, Trace};
 use serde::{Deserialize, Serialize};
 
@@ -81,7 +83,7 @@ impl LineMap {
             let token = &self.hashes[i * UNKNOWN.len()..(i + 1) * UNKNOWN.len()];
             let hash = match token {
                 UNKNOWN => None,
-                token => Some(split_tokens(token)?[0]),
+                token => Some(u64::from_str_radix(token, 16).ok()?),
             };
             if *story as usize >= self.stories.len() {
                 return None;
@@ -124,7 +126,7 @@ impl LineMap {
             }
             let replaced = &work.lines[hunk.at as usize..(hunk.at + hunk.removed) as usize];
             let story = LineStory {
-                writes: union_writes(&work.stories, replaced, None),
+                writes: union_writes(&work.stories, replaced),
                 untraced: true,
             };
             for _ in &hunk.added {
@@ -153,10 +155,10 @@ pub(crate) fn apply(
         *map = None;
         return;
     };
-    let old = match (&trace.before_sha256, map.as_ref().and_then(LineMap::decode)) {
-        (None, _) => Working::default(),
-        (Some(_), Some(old)) => old,
-        (Some(_), None) => Working::default(),
+    // A new file starts from nothing, whatever was recorded at its path before.
+    let old = match trace.before_sha256 {
+        None => Working::default(),
+        Some(_) => map.as_ref().and_then(LineMap::decode).unwrap_or_default(),
     };
     *map = step(old, previous_after, trace, diff, write).map(encode);
 }
@@ -221,7 +223,7 @@ fn replay(old: &Working, hunks: &[LineHunk], write: LineWrite, untraced: bool) -
             match Added::parse(entry)? {
                 Added::Line(hash) => {
                     let story = *story.get_or_insert_with(|| {
-                        let mut writes = union_writes(&old.stories, &old.lines[at..end], None);
+                        let mut writes = union_writes(&old.stories, &old.lines[at..end]);
                         if !untraced {
                             writes.push(write);
                         }
@@ -297,14 +299,13 @@ fn keys(lines: &[Line]) -> Vec<u64> {
 }
 
 /// The writes of `lines`' stories, each once, oldest first.
-fn union_writes(stories: &[LineStory], lines: &[Line], extra: Option<LineWrite>) -> Vec<LineWrite> {
+fn union_writes(stories: &[LineStory], lines: &[Line]) -> Vec<LineWrite> {
     let mut seen: Vec<u32> = lines.iter().map(|l| l.story).collect();
     seen.sort_unstable();
     seen.dedup();
     let mut writes: Vec<LineWrite> = seen
         .iter()
         .flat_map(|s| stories[*s as usize].writes.iter().copied())
-        .chain(extra)
         .collect();
     writes.sort_by_key(|w| w.offset);
     writes.dedup_by_key(|w| w.offset);
@@ -331,7 +332,9 @@ fn encode(work: Working) -> LineMap {
         }
         story.push(*slot);
         match line.hash {
-            Some(hash) => hashes.push_str(&join_tokens(&[hash])),
+            Some(hash) => {
+                let _ = write!(hashes, "{hash:012x}");
+            }
             None => hashes.push_str(UNKNOWN),
         }
     }

@@ -2,7 +2,7 @@
 //! line-diff rules (git's diff, then runs scoring over 20 moved whole).
 
 use super::*;
-use intent_ledger::lines::{line_hash, token};
+use intent_ledger::lines::{join_tokens, line_hash, token};
 
 fn w(seq: u64) -> LineWrite {
     LineWrite {
