@@ -25,6 +25,9 @@ pub fn merge_why(parts: Vec<(Option<String>, WhyAnswer)>) -> Option<WhyAnswer> {
         merged.outside_ledger &= answer.outside_ledger;
         if merged.history.is_empty() {
             merged.outside_ledger = answer.outside_ledger;
+            // This clone has no record of the line or block; the other's says how
+            // it followed it.
+            merged.level = answer.level;
             // The local note spoke of a block with no recorded change; this one has.
             merged.note = answer.note.take();
         }

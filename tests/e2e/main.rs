@@ -52,6 +52,7 @@ mod test_static_build;
 mod test_tamper;
 mod test_why;
 mod test_why_lines;
+mod test_why_lines_git;
 mod test_why_truth;
 
 #[test]

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::common::stderr;
 use crate::gitrepo::{git, history_intents, Checkout};
 
-fn clone(remote: &std::path::Path, to: &std::path::Path, email: &str) -> Checkout {
+pub(crate) fn clone(remote: &std::path::Path, to: &std::path::Path, email: &str) -> Checkout {
     git(
         remote.parent().unwrap(),
         &[
@@ -25,7 +25,7 @@ fn clone(remote: &std::path::Path, to: &std::path::Path, email: &str) -> Checkou
 }
 
 /// A bare remote, Alice's repository pushed to it, and Bob's clone of it.
-fn two_clones() -> (tempfile::TempDir, std::path::PathBuf, Checkout, Checkout) {
+pub(crate) fn two_clones() -> (tempfile::TempDir, std::path::PathBuf, Checkout, Checkout) {
     let dir = tempfile::tempdir().unwrap();
     let remote = dir.path().join("remote.git");
     git(
@@ -42,7 +42,7 @@ fn two_clones() -> (tempfile::TempDir, std::path::PathBuf, Checkout, Checkout) {
     (dir, remote, alice, bob)
 }
 
-fn sync(c: &Checkout) -> Value {
+pub(crate) fn sync(c: &Checkout) -> Value {
     serde_json::from_str(&c.intent_ok(&["--json", "sync"])).unwrap()
 }
 
