@@ -141,6 +141,7 @@ pub mod lang;
 pub mod matching;
 mod model;
 mod origins;
+mod paths;
 mod prepared;
 mod report;
 mod scope;

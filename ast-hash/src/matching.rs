@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::hash::Hash128;
-use crate::lang::BlockKind;
+use crate::lang::{language_named, BlockKind, CommentSyntax};
 use crate::model::{Block, FileAnalysis, Lines};
 
 /// Minimum token similarity to pair blocks of equal shape (renamed, literals changed).
@@ -269,11 +269,11 @@ impl<'a> Sides<'a> {
         let same_path_only = b_left.len() * a_left.len() > MAX_PAIRS;
         let b_tokens: HashMap<Id, Tokens> = b_left
             .iter()
-            .map(|&b| (b, tokens(self.before[b.0].block_text(self.block_b(b)))))
+            .map(|&b| (b, block_tokens(&self.before[b.0], self.block_b(b))))
             .collect();
         let a_tokens: HashMap<Id, Tokens> = a_left
             .iter()
-            .map(|&a| (a, tokens(self.after[a.0].block_text(self.block_a(a)))))
+            .map(|&a| (a, block_tokens(&self.after[a.0], self.block_a(a))))
             .collect();
         let mut scored = Vec::new();
         for &b in &b_left {
@@ -329,9 +329,22 @@ fn compatible(a: BlockKind, b: BlockKind) -> bool {
 
 pub(crate) type Tokens<'t> = HashMap<&'t str, u32>;
 
+/// The tokens of a block's source text, comments skipped as its language writes them.
+pub(crate) fn block_tokens<'t>(file: &'t FileAnalysis, block: &Block) -> Tokens<'t> {
+    const NONE: CommentSyntax = CommentSyntax {
+        line: &[],
+        block: None,
+    };
+    let comments = file
+        .language
+        .and_then(language_named)
+        .map_or(NONE, |spec| spec.comment_syntax());
+    tokens(file.block_text(block), comments)
+}
+
 /// Splits source text into a multiset of tokens: words, numbers, quoted strings and
 /// single operator characters; whitespace and comments are skipped.
-pub(crate) fn tokens(text: &str) -> Tokens<'_> {
+pub(crate) fn tokens(text: &str, comments: CommentSyntax) -> Tokens<'_> {
     let bytes = text.as_bytes();
     let mut out: Tokens<'_> = HashMap::new();
     let mut i = 0;
@@ -342,19 +355,22 @@ pub(crate) fn tokens(text: &str) -> Tokens<'_> {
             i += 1;
             continue;
         }
-        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+        let rest = &bytes[i..];
+        if comments.line.iter().any(|l| rest.starts_with(l.as_bytes())) {
             while i < bytes.len() && bytes[i] != b'\n' {
                 i += 1;
             }
             continue;
         }
-        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            i += 2;
-            while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                i += 1;
+        if let Some((open, close)) = comments.block {
+            if rest.starts_with(open.as_bytes()) {
+                i += open.len();
+                while i < bytes.len() && !bytes[i..].starts_with(close.as_bytes()) {
+                    i += 1;
+                }
+                i = (i + close.len()).min(bytes.len());
+                continue;
             }
-            i = (i + 2).min(bytes.len());
-            continue;
         }
         if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80 {
             while i < bytes.len()

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::matching::{tokens, BlockMatch, BlockRef, Tokens};
+use crate::matching::{block_tokens, BlockMatch, BlockRef, Tokens};
 use crate::model::FileAnalysis;
 
 /// Share of the tokens a donor must account for.
@@ -50,7 +50,7 @@ pub struct Origin {
 
 fn text_tokens<'t>(files: &'t [FileAnalysis], r: &BlockRef) -> Tokens<'t> {
     let file = &files[r.file];
-    tokens(file.block_text(&file.blocks[r.block]))
+    block_tokens(file, &file.blocks[r.block])
 }
 
 fn size(t: &Tokens<'_>) -> u32 {

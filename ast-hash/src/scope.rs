@@ -114,7 +114,7 @@ pub(crate) struct Scopes<'s> {
     if_observed: bool,
     /// `arguments` is used: a sloppy-mode function reaches itself through
     /// `arguments.callee`, so no function name is left to its uses.
-    callee_visible: bool,
+    pub(crate) callee_visible: bool,
     /// Names of functions declared in nested blocks: in sloppy mode, running the
     /// block assigns its function to a same-named binding of the enclosing function
     /// (Annex B), which its calls then reach, so such a binding keeps its name.
@@ -164,7 +164,6 @@ impl<'s> Scopes<'s> {
         sink: Sink,
     ) {
         let scope = *self.stack.last().expect("reference inside a scope");
-        self.callee_visible |= name == "arguments";
         self.pending.push(Pending {
             offset: alpha.len(),
             scope,

@@ -37,8 +37,9 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::hash::{digest, Domain, Hash128};
-use crate::lang::TopLevelRole;
+use crate::lang::{language_named, TopLevelRole};
 use crate::model::FileAnalysis;
+use crate::paths::normalize_source;
 
 /// What a unit stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,84 +64,15 @@ pub(crate) struct Unit<'a> {
     pub(crate) kind: UnitKind,
 }
 
-/// Normalizes `a/./b/../c` to `a/c`.
-fn normalize_path(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|p| *p != "..") {
-                    parts.pop();
-                } else {
-                    parts.push("..");
-                }
-            }
-            _ => parts.push(part),
-        }
-    }
-    parts.join("/")
-}
-
-/// The module a source names, as a workspace path for relative sources.
-pub(crate) fn normalize_source(importer: &str, source: &str) -> String {
-    if source.starts_with("./") || source.starts_with("../") || source == "." || source == ".." {
-        let dir = importer.rsplit_once('/').map_or("", |(dir, _)| dir);
-        normalize_path(&format!("{dir}/{source}"))
-    } else {
-        source.to_string()
-    }
-}
-
-const EXTENSIONS: &[&str] = &[
-    ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
-];
-
-/// Finds the file of the turn a relative import points at, TypeScript-style.
+/// Finds the file of the turn an import of `file` points at, the way its language's
+/// tooling does.
 pub(crate) fn resolve_module(
-    importer: &str,
+    file: &FileAnalysis,
     source: &str,
     paths: &HashMap<&str, usize>,
 ) -> Option<usize> {
-    if !source.starts_with('.') {
-        return None;
-    }
-    let base = normalize_source(importer, source);
-    // Candidates in TypeScript's order, built in one buffer (this runs for every
-    // import of every file of a turn, on every write).
-    let mut candidate = String::with_capacity(base.len() + 12);
-    let mut find = |parts: &[&str]| {
-        candidate.clear();
-        parts.iter().for_each(|part| candidate.push_str(part));
-        paths.get(candidate.as_str()).copied()
-    };
-    if let Some(found) = find(&[&base]) {
-        return Some(found);
-    }
-    for ext in EXTENSIONS {
-        if let Some(found) = find(&[&base, ext]) {
-            return Some(found);
-        }
-    }
-    for ext in EXTENSIONS {
-        if let Some(found) = find(&[&base, "/index", ext]) {
-            return Some(found);
-        }
-    }
-    for (js, ts) in [
-        (".js", ".ts"),
-        (".js", ".tsx"),
-        (".jsx", ".tsx"),
-        (".mjs", ".mts"),
-        (".cjs", ".cts"),
-    ] {
-        if let Some(stem) = base.strip_suffix(js) {
-            if let Some(found) = find(&[stem, ts]) {
-                return Some(found);
-            }
-        }
-    }
-    None
+    let spec = file.language.and_then(language_named)?;
+    spec.resolve_module(&file.path, source, &mut |path| paths.get(path).copied())
 }
 
 /// An imported name: its module source, its name there, and the file of the turn
@@ -157,28 +89,23 @@ struct Resolver<'a> {
     imported: Vec<HashMap<&'a str, Imported<'a>>>,
     /// Per file: exported name -> alpha hashes of the items exporting it.
     exported: Vec<HashMap<&'a str, Vec<Hash128>>>,
-    /// Per file: whether it is a classic script (shares the global scope).
-    script: Vec<bool>,
-    /// Declarations of all scripts, when no script runs code at load time.
-    script_globals: HashMap<&'a str, Vec<Hash128>>,
+    /// Per file: the shared scope it declares its top-level names in (a classic
+    /// script: the global one), by index in the turn's list of shared scopes.
+    script: Vec<Option<u32>>,
+    /// Declarations of each shared scope, when no file sharing one runs code at
+    /// load time.
+    script_globals: HashMap<(u32, &'a str), Vec<Hash128>>,
     /// Per file: the barrels re-exporting all of it with `export *`, if any.
     barrels: Vec<Vec<&'a str>>,
 }
 
-/// A file without import or export statements, not CommonJS, not an explicit module.
-pub(crate) fn is_script(file: &FileAnalysis) -> bool {
-    let explicit_module = [".mjs", ".cjs", ".mts", ".cts"]
-        .iter()
-        .any(|ext| file.path.ends_with(ext));
+/// The scope a file shares its top-level names with, if any: a classic script
+/// shares the global one with every other script.
+pub(crate) fn shared_scope(file: &FileAnalysis) -> Option<String> {
+    let spec = file.language.and_then(language_named)?;
     let items = &file.detail.items;
-    file.language.is_some()
-        && !explicit_module
-        && !items.iter().any(|i| i.module_syntax)
-        && !items.iter().any(|i| {
-            i.free
-                .iter()
-                .any(|n| matches!(n.as_str(), "require" | "module" | "exports"))
-        })
+    let uses = |name: &str| items.iter().any(|i| i.free.iter().any(|n| n == name));
+    spec.shared_scope(&file.path, items.iter().any(|i| i.module_syntax), &uses)
 }
 
 impl<'a> Resolver<'a> {
@@ -194,14 +121,27 @@ impl<'a> Resolver<'a> {
             declared: Vec::new(),
             imported: Vec::new(),
             exported: Vec::new(),
-            script: files.iter().map(is_script).collect(),
+            script: {
+                let mut scopes: Vec<String> = Vec::new();
+                files
+                    .iter()
+                    .map(|file| {
+                        let scope = shared_scope(file)?;
+                        let index = scopes.iter().position(|s| *s == scope).unwrap_or_else(|| {
+                            scopes.push(scope);
+                            scopes.len() - 1
+                        });
+                        Some(index as u32)
+                    })
+                    .collect()
+            },
             script_globals: HashMap::default(),
             barrels: vec![Vec::new(); files.len()],
         };
         let quiet = files
             .iter()
             .zip(&resolver.script)
-            .filter(|(_, s)| **s)
+            .filter(|(_, s)| s.is_some())
             .all(|(f, _)| {
                 f.detail
                     .items
@@ -210,17 +150,17 @@ impl<'a> Resolver<'a> {
             });
         for (f, file) in files.iter().enumerate() {
             for item in &file.detail.items {
-                if quiet && resolver.script[f] {
+                if let (true, Some(scope)) = (quiet, resolver.script[f]) {
                     for name in &item.declared {
                         resolver
                             .script_globals
-                            .entry(name)
+                            .entry((scope, name))
                             .or_default()
                             .push(item.hashes.alpha);
                     }
                 }
                 if let Some(source) = &item.reexport_all {
-                    if let Some(target) = resolve_module(&file.path, source, &resolver.paths) {
+                    if let Some(target) = resolve_module(file, source, &resolver.paths) {
                         resolver.barrels[target].push(&file.path);
                     }
                 }
@@ -250,7 +190,7 @@ impl<'a> Resolver<'a> {
                     let source = import.source.as_str();
                     let target = *targets
                         .entry(source)
-                        .or_insert_with(|| resolve_module(&file.path, source, &resolver.paths));
+                        .or_insert_with(|| resolve_module(file, source, &resolver.paths));
                     for (local, name) in &import.bindings {
                         imported.insert(local.as_str(), (source, name.as_str(), target));
                     }
@@ -278,8 +218,8 @@ impl<'a> Resolver<'a> {
             return Self::decl(name, hashes);
         }
         let Some(&(source, imported, target)) = self.imported[file].get(name) else {
-            if self.script[file] {
-                if let Some(hashes) = self.script_globals.get(name) {
+            if let Some(scope) = self.script[file] {
+                if let Some(hashes) = self.script_globals.get(&(scope, name)) {
                     return Self::decl(name, hashes);
                 }
             }
@@ -354,7 +294,7 @@ pub(crate) fn surfaces(files: &[FileAnalysis]) -> Vec<String> {
     let resolver = Resolver::new(files);
     (0..files.len())
         .map(|f| {
-            if resolver.script[f] {
+            if resolver.script[f].is_some() {
                 String::new()
             } else {
                 resolver.surface(f)
@@ -397,7 +337,7 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit<'_>> {
                 }
                 TopLevelRole::Import => {
                     if let Some(import) = &item.import {
-                        if resolve_module(&file.path, &import.source, &resolver.paths).is_none() {
+                        if resolve_module(file, &import.source, &resolver.paths).is_none() {
                             modules.insert(normalize_source(&file.path, &import.source));
                         }
                     }
@@ -420,7 +360,7 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit<'_>> {
                 .collect();
             let content = digest(Domain::Unit, &encode("decl", &alphas));
             let exports = group.iter().any(|&i| !items[i].exports.is_empty());
-            let surface = if exports && !resolver.script[f] {
+            let surface = if exports && resolver.script[f].is_none() {
                 resolver.surface(f)
             } else {
                 String::new()

@@ -252,6 +252,75 @@ pub struct KindInfo {
     /// cannot read the callee's `.name` (`new f()` can: the instance's
     /// `constructor` is `f`).
     pub calls: bool,
+    /// Wraps a declaration to export it (`export …`): the declaration is API.
+    pub export_wrapper: bool,
+    /// Wraps a declaration to declare it ambient (`declare …`): the declaration is API.
+    pub ambient_wrapper: bool,
+    /// The token that marks an export as the module's default one.
+    pub default_marker: bool,
+    /// A body whose start ends its owner's signature (a statement block, a class body).
+    pub member_body: bool,
+    /// A statement block: at declaration level only as a namespace's body.
+    pub statement_block: bool,
+    /// Makes names resolve at run time (`with`): local names are then kept verbatim.
+    pub dynamic_scope: bool,
+    /// Binds a name to a value (`x = …` in `const x = …`): its purity decides whether
+    /// its top-level statement may move.
+    pub declarator: bool,
+    /// A function whose single bare parameter (`x => x`) hashes like a parenthesized
+    /// one ([`LanguageSpec::bare_param_wrappers`]).
+    pub bare_param: bool,
+    /// Its string children are raw: backslashes are literal (JSX attributes).
+    pub raw_strings: bool,
+}
+
+impl KindInfo {
+    /// A named node hashed structurally, with no other property.
+    pub const fn node(name: &'static str) -> KindInfo {
+        KindInfo {
+            name,
+            role: Role::Node,
+            scope: None,
+            binds_children: false,
+            block: None,
+            decl_container: false,
+            unordered: false,
+            pattern: false,
+            pure: false,
+            function_like: false,
+            own_name: false,
+            calls: false,
+            export_wrapper: false,
+            ambient_wrapper: false,
+            default_marker: false,
+            member_body: false,
+            statement_block: false,
+            dynamic_scope: false,
+            declarator: false,
+            bare_param: false,
+            raw_strings: false,
+        }
+    }
+}
+
+/// What a name means to the language when a local scope references it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DynamicName {
+    /// Reads or writes local names at run time (`eval`, Python's `locals`): local
+    /// names are then kept verbatim.
+    ReadsLocals,
+    /// Reaches the running function itself (`arguments.callee`): no function name is
+    /// left to its uses.
+    ReachesCallee,
+}
+
+/// How comments are written, for the token similarity of blocks.
+#[derive(Debug, Clone, Copy)]
+pub struct CommentSyntax {
+    /// Line comment starters (`//`, `#`).
+    pub line: &'static [&'static str],
+    /// Block comment delimiters (`/*`, `*/`).
+    pub block: Option<(&'static str, &'static str)>,
 }
 
 /// Everything the language-neutral walk needs to know about one grammar.
@@ -311,6 +380,42 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// Returns the import bindings of an import statement: (local name, imported name)
     /// and the module source, or `None` when the node is not such an import.
     fn import_bindings(&self, node: Node<'_>, src: &str) -> Option<ImportInfo>;
+
+    /// Returns what a referenced name does to local scopes, if anything.
+    fn dynamic_name(&self, name: &str) -> Option<DynamicName>;
+
+    /// Returns the markers of comments that tools act on (type checker directives,
+    /// bundler annotations, formatter switches): changing one is not a comment edit.
+    fn pragmas(&self) -> &'static [&'static str];
+
+    /// Returns how the language writes comments.
+    fn comment_syntax(&self) -> CommentSyntax;
+
+    /// Finds the file an import source names among the turn's files, the way the
+    /// language's tooling does: `find` looks a workspace path up.
+    fn resolve_module(
+        &self,
+        importer: &str,
+        source: &str,
+        find: &mut dyn FnMut(&str) -> Option<usize>,
+    ) -> Option<usize>;
+
+    /// Returns the scope a file's top-level names are declared in when other files
+    /// share it (classic scripts: the global scope, `""`; Go: the package's
+    /// directory), `None` for a module of its own. `module_syntax`: some top-level
+    /// statement is module syntax ([`LanguageSpec::is_module_syntax`]); `uses`: whether
+    /// a name is used free somewhere in the file.
+    fn shared_scope(
+        &self,
+        path: &str,
+        module_syntax: bool,
+        uses: &dyn Fn(&str) -> bool,
+    ) -> Option<String>;
+
+    /// Returns whether a declaration is API by its own syntax or name (Python's public
+    /// names, Go's capitals, Rust's `pub`); `None` where export wrappers decide
+    /// ([`KindInfo::export_wrapper`]).
+    fn exported_by_itself(&self, node: Node<'_>, name: &str, src: &str) -> Option<bool>;
 }
 
 /// Where a node sits, for [`LanguageSpec::context`]: kind names come from the kind
@@ -368,6 +473,14 @@ pub fn languages() -> &'static [Registered] {
         },
     ];
     ALL
+}
+
+/// Returns the compiled-in language of this name (`typescript`, `python`...).
+pub fn language_named(name: &str) -> Option<&'static dyn LanguageSpec> {
+    languages()
+        .iter()
+        .find(|lang| lang.spec.name() == name)
+        .map(|lang| lang.spec)
 }
 
 /// Returns the language for a path by its extension, or `None` (text rules apply).

@@ -5,7 +5,8 @@ use std::sync::OnceLock;
 use tree_sitter::Node;
 
 use super::{
-    ecma, BlockKind, Ctx, ImportInfo, KindInfo, LanguageSpec, MemberKey, Naming, Site, TopLevelRole,
+    ecma, BlockKind, CommentSyntax, Ctx, DynamicName, ImportInfo, KindInfo, LanguageSpec,
+    MemberKey, Naming, Site, TopLevelRole,
 };
 
 /// The TypeScript grammar (`tsx: false`) or its TSX variant (`tsx: true`).
@@ -94,5 +95,39 @@ impl LanguageSpec for TypeScript {
 
     fn import_bindings(&self, node: Node<'_>, src: &str) -> Option<ImportInfo> {
         ecma::import_bindings(self.ecma(), node, src)
+    }
+
+    fn dynamic_name(&self, name: &str) -> Option<DynamicName> {
+        ecma::dynamic_name(name)
+    }
+
+    fn pragmas(&self) -> &'static [&'static str] {
+        ecma::PRAGMAS
+    }
+
+    fn comment_syntax(&self) -> CommentSyntax {
+        ecma::COMMENTS
+    }
+
+    fn resolve_module(
+        &self,
+        importer: &str,
+        source: &str,
+        find: &mut dyn FnMut(&str) -> Option<usize>,
+    ) -> Option<usize> {
+        ecma::resolve_module(importer, source, find)
+    }
+
+    fn shared_scope(
+        &self,
+        path: &str,
+        module_syntax: bool,
+        uses: &dyn Fn(&str) -> bool,
+    ) -> Option<String> {
+        ecma::shared_scope(path, module_syntax, uses)
+    }
+
+    fn exported_by_itself(&self, _node: Node<'_>, _name: &str, _src: &str) -> Option<bool> {
+        None
     }
 }

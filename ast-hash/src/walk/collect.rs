@@ -11,24 +11,6 @@ use crate::hash::{digest, Domain, Hash128};
 use crate::lang::{BlockKind, MemberKey, TopLevelRole};
 use crate::model::{Block, BlockHashes, Detail, FileAnalysis, Lines, TopItem};
 
-/// Markers of comments that tools act on (JSX pragmas, bundler annotations, type
-/// checker directives, source maps): changing one is not a comment edit.
-const PRAGMAS: &[&str] = &[
-    "@jsx",
-    "__PURE__",
-    "__NO_SIDE_EFFECTS__",
-    "__INLINE__",
-    "webpack",
-    "@vite-ignore",
-    "@ts-",
-    "@flow",
-    "sourceMappingURL",
-    "@license",
-    "@preserve",
-    "@refresh",
-    "prettier-ignore",
-];
-
 impl<'s> Walker<'s> {
     pub(super) fn start_item(&mut self, node: Node<'s>) {
         let role = if node.is_named() && !node.is_error() {
@@ -131,19 +113,23 @@ impl<'s> Walker<'s> {
         let mut default = false;
         let mut declare = false;
         for frame in up.take(2) {
-            match frame.info.name {
-                "export_statement" => {
-                    export = true;
-                    // An export statement has a handful of children: indexing them is
-                    // cheaper than a cursor (an allocation).
-                    let node = frame.node;
-                    default = (0..node.child_count() as u32)
-                        .map_while(|i| node.child(i))
-                        .any(|c| self.info_of(c).0.name == "default");
-                }
-                "ambient_declaration" => declare = true,
-                _ => break,
+            if frame.info.export_wrapper {
+                export = true;
+                // An export statement has a handful of children: indexing them is
+                // cheaper than a cursor (an allocation).
+                let node = frame.node;
+                default = (0..node.child_count() as u32)
+                    .map_while(|i| node.child(i))
+                    .any(|c| self.info_of(c).0.default_marker);
+            } else if frame.info.ambient_wrapper {
+                declare = true;
+            } else {
+                break;
             }
+        }
+        // Languages without export statements say what is API by the declaration.
+        if let Some(by_itself) = self.spec.exported_by_itself(node, &name, self.src) {
+            export = by_itself;
         }
         let (qualified_name, exported) = match parent {
             Some(p) => {
@@ -363,10 +349,11 @@ impl<'s> Walker<'s> {
         analysis.detail = Detail {
             items,
             pragmas: {
+                let markers = self.spec.pragmas();
                 let mut pragmas: Vec<String> = self
                     .comments
                     .iter()
-                    .filter(|c| PRAGMAS.iter().any(|p| c.contains(p)))
+                    .filter(|c| markers.iter().any(|p| c.contains(p)))
                     .map(|c| squeeze(c))
                     .collect();
                 pragmas.sort();

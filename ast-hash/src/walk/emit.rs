@@ -7,7 +7,7 @@ use tree_sitter::{Node, TreeCursor};
 
 use super::{Walker, ALPHA, EXACT, SHAPE};
 use crate::hash::Kind;
-use crate::lang::{Ctx, IdentKind, KindInfo, Naming, Role};
+use crate::lang::{Ctx, DynamicName, IdentKind, KindInfo, Naming, Role};
 use crate::model::{ParseError, ParseErrorKind};
 use crate::scope::{Binding, Sink, Use};
 
@@ -23,7 +23,7 @@ impl<'s> Walker<'s> {
         k: Kind,
         ctx: Ctx,
         parent_scopes: u8,
-        parent_kind: &str,
+        raw_strings: bool,
     ) -> bool {
         match info.role {
             Role::Token => {
@@ -36,7 +36,7 @@ impl<'s> Walker<'s> {
             }
             Role::Str => {
                 let mut cooked = std::mem::take(&mut self.scratch);
-                self.cook(cursor, text, parent_kind == "jsx_attribute", &mut cooked);
+                self.cook(cursor, text, raw_strings, &mut cooked);
                 self.literal(self.k.string, cooked.as_bytes());
                 cooked.clear();
                 self.scratch = cooked;
@@ -159,13 +159,15 @@ impl<'s> Walker<'s> {
     }
 
     pub(super) fn reference(&mut self, kind_name: Kind, name: &'s str) {
-        if name == "eval" {
+        let dynamic = self.spec.dynamic_name(name);
+        if dynamic == Some(DynamicName::ReadsLocals) {
             self.scopes.poisoned = true;
         }
         if self.scopes.is_empty() {
             self.streams[ALPHA].leaf(kind_name, name.as_bytes());
             self.record_free(self.sink(), name);
         } else {
+            self.scopes.callee_visible |= dynamic == Some(DynamicName::ReachesCallee);
             let sink = self.sink();
             let naming = std::mem::take(&mut self.naming);
             let callee = std::mem::take(&mut self.callee);

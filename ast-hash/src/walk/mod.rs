@@ -415,9 +415,9 @@ impl<'s> Walker<'s> {
                 || parent_info.function_like
                 || info.function_like
                 || info.role == Role::Wrapper
-                || parent_info.name == "export_statement"
+                || parent_info.export_wrapper
                 || (parent_info.calls && matches!(info.role, Role::Ident(_)))
-                || matches!(info.name, "statement_block" | "class_body"));
+                || info.member_body);
         let field = if wants_field {
             cursor.field_id().and_then(|id| {
                 self.table
@@ -454,9 +454,7 @@ impl<'s> Walker<'s> {
         self.callee = parent_info.calls && field == Some("function");
         // The signature of a function ends where its body starts; of a class or
         // namespace, where its members start.
-        if field == Some("body")
-            && (parent_info.function_like || matches!(info.name, "statement_block" | "class_body"))
-        {
+        if field == Some("body") && (parent_info.function_like || info.member_body) {
             self.mark_signature(frames);
         }
         let leaf = match info.role {
@@ -464,17 +462,24 @@ impl<'s> Walker<'s> {
             _ => node.child_count() == 0,
         };
         if leaf {
-            let wrappers: &[Kind] =
-                if field == Some("parameter") && parent_info.name == "arrow_function" {
-                    &self.table.wrappers
-                } else {
-                    &[]
-                };
+            let wrappers: &[Kind] = if field == Some("parameter") && parent_info.bare_param {
+                &self.table.wrappers
+            } else {
+                &[]
+            };
             for &wrapper in wrappers {
                 self.all(|s| s.open(wrapper));
             }
             let text = &self.src[start..end];
-            let pure = self.leaf(cursor, text, info, k, ctx, parent_scopes, parent_info.name);
+            let pure = self.leaf(
+                cursor,
+                text,
+                info,
+                k,
+                ctx,
+                parent_scopes,
+                parent_info.raw_strings,
+            );
             for _ in wrappers {
                 self.all(|s| s.close());
             }
@@ -496,12 +501,12 @@ impl<'s> Walker<'s> {
                 }
             }
         }
-        let namespace_body = info.name == "statement_block"
+        let namespace_body = info.statement_block
             && parent_block.is_some_and(|b| self.blocks[b].kind == BlockKind::Namespace);
         let decl_children = decl_level
             && info.decl_container
             && self.scopes.is_empty()
-            && (info.name != "statement_block" || namespace_body);
+            && (!info.statement_block || namespace_body);
         if !transparent {
             self.all(|s| s.open(k));
         }
@@ -524,7 +529,7 @@ impl<'s> Walker<'s> {
             }
             _ => {}
         }
-        if info.name == "with_statement" {
+        if info.dynamic_scope {
             self.scopes.poisoned = true;
         }
         let members = info.unordered && self.scopes.is_empty();
@@ -535,8 +540,7 @@ impl<'s> Walker<'s> {
             });
         }
         let check_purity = decl_level
-            && (info.name == "variable_declarator"
-                || (parent_info.name == "export_statement" && field == Some("value")));
+            && (info.declarator || (parent_info.export_wrapper && field == Some("value")));
         frames.push(Frame {
             node,
             info,

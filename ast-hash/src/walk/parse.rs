@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use tree_sitter::{Parser, Tree, TreeCursor};
 
 use crate::hash::{kind as kind_of, Kind};
-use crate::lang::{languages, BlockKind, KindInfo, LanguageSpec, Role};
+use crate::lang::{languages, BlockKind, KindInfo, LanguageSpec};
 
 /// Per grammar, computed once: each kind's facts and hashed form, and field names by
 /// id (tree-sitter hands out names as C strings, converted on every call).
@@ -149,20 +149,7 @@ pub(super) fn parse(
 }
 
 /// Facts of the `ERROR` pseudo-kind (its id is outside the grammar's table).
-pub(super) const ERROR_INFO: KindInfo = KindInfo {
-    name: "ERROR",
-    role: Role::Node,
-    scope: None,
-    block: None,
-    decl_container: false,
-    unordered: false,
-    pattern: false,
-    binds_children: false,
-    pure: false,
-    function_like: false,
-    own_name: false,
-    calls: false,
-};
+pub(super) const ERROR_INFO: KindInfo = KindInfo::node("ERROR");
 
 /// Counts the named children (comments aside) of the cursor's node, with the walk's
 /// own cursor: a new one costs an allocation.

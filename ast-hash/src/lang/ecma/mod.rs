@@ -5,10 +5,14 @@
 //! occur in JavaScript trees.
 
 mod decl;
+mod resolve;
 
 use tree_sitter::{Language, Node};
 
-use super::{BindTarget, BlockKind, Ctx, IdentKind, KindInfo, Naming, Role, ScopeKind, Site};
+use super::{
+    BindTarget, BlockKind, CommentSyntax, Ctx, DynamicName, IdentKind, KindInfo, Naming, Role,
+    ScopeKind, Site,
+};
 
 /// The fields the ECMAScript rules look up.
 #[derive(Debug, Clone, Copy)]
@@ -143,12 +147,6 @@ fn is_type_kind(kind: &str) -> bool {
 /// Describes one kind for both ECMAScript grammars.
 pub(super) fn kind_info(kind: &'static str, named: bool) -> KindInfo {
     let mut info = KindInfo {
-        name: kind,
-        role: Role::Node,
-        scope: None,
-        block: None,
-        decl_container: false,
-        unordered: false,
         pattern: named && PATTERNS.contains(&kind),
         binds_children: named
             && (PATTERNS.contains(&kind)
@@ -192,6 +190,16 @@ pub(super) fn kind_info(kind: &'static str, named: bool) -> KindInfo {
                 "function_expression" | "function" | "generator_function" | "class"
             ),
         calls: named && kind == "call_expression",
+        export_wrapper: named && kind == "export_statement",
+        ambient_wrapper: named && kind == "ambient_declaration",
+        default_marker: !named && kind == "default",
+        member_body: named && matches!(kind, "statement_block" | "class_body"),
+        statement_block: named && kind == "statement_block",
+        dynamic_scope: named && kind == "with_statement",
+        declarator: named && kind == "variable_declarator",
+        bare_param: named && kind == "arrow_function",
+        raw_strings: named && kind == "jsx_attribute",
+        ..KindInfo::node(kind)
     };
     if !named {
         info.role = if PUNCT.contains(&kind) {
@@ -482,7 +490,41 @@ pub(super) fn keep_parens(parent_kind: &str, field: Option<&str>) -> bool {
     )
 }
 
+/// Markers of comments that tools act on (JSX pragmas, bundler annotations, type
+/// checker directives, source maps): changing one is not a comment edit.
+pub(super) const PRAGMAS: &[&str] = &[
+    "@jsx",
+    "__PURE__",
+    "__NO_SIDE_EFFECTS__",
+    "__INLINE__",
+    "webpack",
+    "@vite-ignore",
+    "@ts-",
+    "@flow",
+    "sourceMappingURL",
+    "@license",
+    "@preserve",
+    "@refresh",
+    "prettier-ignore",
+];
+
+pub(super) const COMMENTS: CommentSyntax = CommentSyntax {
+    line: &["//"],
+    block: Some(("/*", "*/")),
+};
+
+/// `eval` reads and writes the locals of its caller; `arguments.callee` is the
+/// running function (sloppy mode).
+pub(super) fn dynamic_name(name: &str) -> Option<DynamicName> {
+    match name {
+        "eval" => Some(DynamicName::ReadsLocals),
+        "arguments" => Some(DynamicName::ReachesCallee),
+        _ => None,
+    }
+}
+
 pub(super) use decl::{
     block_name, import_bindings, is_module_syntax, is_private_member, member_key, reexport_all,
     top_level_role,
 };
+pub(super) use resolve::{resolve_module, shared_scope};
