@@ -315,16 +315,7 @@ impl<'a> Sides<'a> {
 }
 
 fn compatible(a: BlockKind, b: BlockKind) -> bool {
-    use BlockKind::*;
-    let family = |k: BlockKind| match k {
-        Function | Const | Let | Var | Default => 0,
-        Method | Getter | Setter | Field => 1,
-        Class => 2,
-        Interface | TypeAlias => 3,
-        Enum => 4,
-        Namespace => 5,
-    };
-    family(a) == family(b)
+    a.family() == b.family()
 }
 
 pub(crate) type Tokens<'t> = HashMap<&'t str, u32>;

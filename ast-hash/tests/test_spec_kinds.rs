@@ -28,6 +28,11 @@ const SPECS: &[(&str, &[&str], &[&str])] = &[
     ),
     ("typescript.rs", &["typescript", "tsx"], &[]),
     ("javascript.rs", &["javascript"], &[]),
+    (
+        "python",
+        &["python"],
+        &["eval", "exec", "locals", "vars", "noqa", "coding"],
+    ),
 ];
 
 /// The snake_case string literals of a Rust source, comments skipped.

@@ -13,6 +13,9 @@ use tree_sitter::Node;
 mod ecma;
 #[cfg(feature = "javascript")]
 pub mod javascript;
+mod kinds;
+#[cfg(feature = "python")]
+pub mod python;
 #[cfg(feature = "typescript")]
 pub mod typescript;
 
@@ -48,9 +51,25 @@ pub enum BlockKind {
     Var,
     /// An `export default <expression>` that is not a function or class.
     Default,
+    /// A module-level variable (Python's `X = 1`).
+    Variable,
 }
 
 impl BlockKind {
+    /// Returns the family of kinds a block can turn into and still be the same block
+    /// (a function that becomes a `const` arrow function, a method a getter).
+    pub fn family(self) -> BlockFamily {
+        use BlockKind::*;
+        match self {
+            Function | Const | Let | Var | Default | Variable => BlockFamily::Value,
+            Method | Getter | Setter | Field => BlockFamily::Member,
+            Class => BlockFamily::Class,
+            Interface | TypeAlias => BlockFamily::Type,
+            Enum => BlockFamily::Enum,
+            Namespace => BlockFamily::Namespace,
+        }
+    }
+
     /// Returns the wire spelling (`function`, `type_alias`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -68,8 +87,26 @@ impl BlockKind {
             BlockKind::Let => "let",
             BlockKind::Var => "var",
             BlockKind::Default => "default",
+            BlockKind::Variable => "variable",
         }
     }
+}
+
+/// Families of [`BlockKind`]s that block matching may pair with each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockFamily {
+    /// Functions and module-level bindings.
+    Value,
+    /// Members of a class (methods, accessors, fields).
+    Member,
+    /// Classes.
+    Class,
+    /// Interfaces and type aliases.
+    Type,
+    /// Enums.
+    Enum,
+    /// Namespaces and modules.
+    Namespace,
 }
 
 /// How the walk treats a node kind.
@@ -97,6 +134,9 @@ pub enum Role {
     Wrapper,
     /// JSX text: hashed as the text React renders (lines trimmed and joined).
     JsxText,
+    /// A string's opening or closing delimiter (`f"`, `'''`): its prefix letters are
+    /// kept (lowercased: `F"` is `f"`), its quotes dropped (`'a'` is `"a"`).
+    StrDelimiter,
 }
 
 /// What kind of name an identifier leaf is.
@@ -470,6 +510,11 @@ pub fn languages() -> &'static [Registered] {
         Registered {
             extensions: &["js", "mjs", "cjs", "jsx"],
             spec: &javascript::JavaScript,
+        },
+        #[cfg(feature = "python")]
+        Registered {
+            extensions: &["py", "pyi"],
+            spec: &python::Python,
         },
     ];
     ALL

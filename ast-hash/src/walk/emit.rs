@@ -50,6 +50,18 @@ impl<'s> Walker<'s> {
                 self.layout.extend_from_slice(text.as_bytes());
                 true
             }
+            Role::StrDelimiter => {
+                let prefix: String = text
+                    .chars()
+                    .filter(char::is_ascii_alphabetic)
+                    .map(|c| c.to_ascii_lowercase())
+                    .collect();
+                if !prefix.is_empty() {
+                    self.literal(k, prefix.as_bytes());
+                }
+                self.layout.extend_from_slice(text.as_bytes());
+                true
+            }
             Role::Ident(kind) => self.ident(kind, ctx, k, text, parent_scopes),
             _ => {
                 self.all(|s| s.leaf(k, text.as_bytes()));
