@@ -53,6 +53,16 @@ pub enum BlockKind {
     Default,
     /// A module-level variable (Python's `X = 1`).
     Variable,
+    /// A struct (or union) type.
+    Struct,
+    /// A trait.
+    Trait,
+    /// An `impl` block (inherent or of a trait).
+    Impl,
+    /// A macro definition.
+    Macro,
+    /// A `static` item.
+    Static,
 }
 
 impl BlockKind {
@@ -61,10 +71,13 @@ impl BlockKind {
     pub fn family(self) -> BlockFamily {
         use BlockKind::*;
         match self {
-            Function | Const | Let | Var | Default | Variable => BlockFamily::Value,
+            Function | Const | Let | Var | Default | Variable | Static | Macro => {
+                BlockFamily::Value
+            }
             Method | Getter | Setter | Field => BlockFamily::Member,
-            Class => BlockFamily::Class,
-            Interface | TypeAlias => BlockFamily::Type,
+            Class | Struct => BlockFamily::Class,
+            Interface | TypeAlias | Trait => BlockFamily::Type,
+            Impl => BlockFamily::Impl,
             Enum => BlockFamily::Enum,
             Namespace => BlockFamily::Namespace,
         }
@@ -88,6 +101,11 @@ impl BlockKind {
             BlockKind::Var => "var",
             BlockKind::Default => "default",
             BlockKind::Variable => "variable",
+            BlockKind::Struct => "struct",
+            BlockKind::Trait => "trait",
+            BlockKind::Impl => "impl",
+            BlockKind::Macro => "macro",
+            BlockKind::Static => "static",
         }
     }
 }
@@ -107,6 +125,8 @@ pub enum BlockFamily {
     Enum,
     /// Namespaces and modules.
     Namespace,
+    /// `impl` blocks.
+    Impl,
 }
 
 /// How the walk treats a node kind.
