@@ -400,6 +400,76 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit<'_>> {
     out
 }
 
+/// The top-level names code run at load time may reach: the free names of every
+/// barrier, and through the declarations of those names, theirs, transitively.
+///
+/// A barrier that reaches code outside the file (a global other than the language's
+/// builtins, or an import where [`LanguageSpec::imports_reenter`]) may come back for
+/// whatever the file shows outside: its exports, or every declaration when it shares
+/// its scope with other files.
+///
+/// [`LanguageSpec::imports_reenter`]: crate::lang::LanguageSpec::imports_reenter
+fn reachable_from_barriers(
+    file: &FileAnalysis,
+    shares_scope: bool,
+) -> std::collections::HashSet<&str> {
+    let items = &file.detail.items;
+    let builtins = file
+        .language
+        .and_then(language_named)
+        .map_or(&[][..], |spec| spec.builtins());
+    let imports_reenter = file
+        .language
+        .and_then(language_named)
+        .is_none_or(|spec| spec.imports_reenter());
+    let mut declaring: HashMap<&str, Vec<usize>> = HashMap::default();
+    let mut imported: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for (i, item) in items.iter().enumerate() {
+        for name in &item.declared {
+            declaring.entry(name.as_str()).or_default().push(i);
+        }
+        if !imports_reenter {
+            if let Some(import) = &item.import {
+                imported.extend(import.bindings.iter().map(|(local, _)| local.as_str()));
+            }
+        }
+    }
+    let mut reached = std::collections::HashSet::new();
+    let mut work: Vec<&str> = items
+        .iter()
+        .filter(|item| item.role == TopLevelRole::Barrier)
+        .flat_map(|item| item.free.iter().map(String::as_str))
+        .collect();
+    let mut outside = false;
+    while let Some(name) = work.pop() {
+        if !reached.insert(name) {
+            continue;
+        }
+        match declaring.get(name) {
+            Some(declarations) => {
+                for &i in declarations {
+                    work.extend(items[i].free.iter().map(String::as_str));
+                }
+            }
+            None if builtins.contains(&name) || imported.contains(name) => {}
+            None => {
+                if !outside {
+                    outside = true;
+                    let shown = items.iter().flat_map(|item| {
+                        if shares_scope {
+                            &item.declared
+                        } else {
+                            &item.exports
+                        }
+                    });
+                    work.extend(shown.map(String::as_str));
+                }
+            }
+        }
+    }
+    reached
+}
+
 fn sequence<'a>(resolver: &Resolver<'a>, f: usize) -> Unit<'a> {
     let items = &resolver.files[f].detail.items;
     // Without code run at load time, pure declarations have nothing to be ordered against.
@@ -408,6 +478,7 @@ fn sequence<'a>(resolver: &Resolver<'a>, f: usize) -> Unit<'a> {
     let mut envs = Vec::new();
     let mut run: BTreeSet<&str> = BTreeSet::new();
     let mut memo = HashMap::default();
+    let reachable = reachable_from_barriers(&resolver.files[f], resolver.script[f].is_some());
     let flush = |run: &mut BTreeSet<&str>, bytes: &mut Vec<u8>| {
         if !run.is_empty() {
             let names: Vec<&[u8]> = run.iter().map(|n| n.as_bytes()).collect();
@@ -431,7 +502,13 @@ fn sequence<'a>(resolver: &Resolver<'a>, f: usize) -> Unit<'a> {
                 flush(&mut run, &mut bytes);
                 bytes.extend_from_slice(&encode("directive", &[&item.hashes.alpha.0]));
             }
-            TopLevelRole::Pure if barriers => run.extend(item.declared.iter().map(String::as_str)),
+            // A declaration no code run at load time reaches may stand anywhere.
+            TopLevelRole::Pure if barriers => run.extend(
+                item.declared
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|name| reachable.contains(name)),
+            ),
             _ => {}
         }
     }

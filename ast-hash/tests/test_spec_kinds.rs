@@ -28,11 +28,7 @@ const SPECS: &[(&str, &[&str], &[&str])] = &[
     ),
     ("typescript.rs", &["typescript", "tsx"], &[]),
     ("javascript.rs", &["javascript"], &[]),
-    (
-        "python",
-        &["python"],
-        &["eval", "exec", "locals", "vars", "noqa", "coding"],
-    ),
+    ("python", &["python"], &[]),
 ];
 
 /// The snake_case string literals of a Rust source, comments skipped.
@@ -68,8 +64,10 @@ fn sources(root: &Path, entry: &str) -> String {
             .map(|e| e.unwrap().path())
             .collect();
         files.sort();
+        // `names.rs` holds names of the language's runtime and tools, not kinds.
         files
             .iter()
+            .filter(|f| !f.ends_with("names.rs"))
             .map(|f| std::fs::read_to_string(f).unwrap())
             .collect()
     } else {

@@ -88,6 +88,18 @@ impl LanguageSpec for JavaScript {
         ecma::import_bindings(self.ecma(), node, src)
     }
 
+    fn cook_string(&self, _node: Node<'_>, _src: &str, _out: &mut String) -> Option<bool> {
+        None
+    }
+
+    fn builtins(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn imports_reenter(&self) -> bool {
+        true
+    }
+
     fn dynamic_name(&self, name: &str) -> Option<DynamicName> {
         ecma::dynamic_name(name)
     }

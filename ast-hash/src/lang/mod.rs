@@ -283,7 +283,9 @@ pub enum TopLevelRole {
 /// Static facts about one node kind of one grammar, computed once per kind id.
 #[derive(Debug, Clone, Copy)]
 pub struct KindInfo {
-    /// The kind name as the grammar spells it (hashed: stable across grammar versions).
+    /// The kind name as the grammar spells it (hashed: stable across grammar
+    /// versions), or the name of a kind it is one spelling of (Python's `a, b` target
+    /// is a `pattern_list`, `(a, b)` a `tuple_pattern`: both are `tuple_pattern`).
     pub name: &'static str,
     /// How the walk treats it.
     pub role: Role,
@@ -332,6 +334,9 @@ pub struct KindInfo {
     pub bare_param: bool,
     /// Its string children are raw: backslashes are literal (JSX attributes).
     pub raw_strings: bool,
+    /// A literal whose letter case is not meaning (`0XFF` is `0xff`, `1E3` is `1e3`):
+    /// hashed lowercased.
+    pub fold_case: bool,
 }
 
 impl KindInfo {
@@ -359,6 +364,7 @@ impl KindInfo {
             declarator: false,
             bare_param: false,
             raw_strings: false,
+            fold_case: false,
         }
     }
 }
@@ -440,6 +446,22 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// Returns the import bindings of an import statement: (local name, imported name)
     /// and the module source, or `None` when the node is not such an import.
     fn import_bindings(&self, node: Node<'_>, src: &str) -> Option<ImportInfo>;
+
+    /// Cooks a [`Role::Str`] node itself: `Some(true)` when `out` now holds its value
+    /// (one literal), `Some(false)` when it holds code (interpolations) and is walked
+    /// as a node, `None` to let the walk cook it (quotes dropped, `\'` and `\"`
+    /// unescaped).
+    fn cook_string(&self, node: Node<'_>, src: &str, out: &mut String) -> Option<bool>;
+
+    /// Returns the global names of the language's runtime that never run the file's
+    /// own code unless handed it (`len`, `frozenset`): code at load time that calls
+    /// only these cannot reach a declaration it does not name.
+    fn builtins(&self) -> &'static [&'static str];
+
+    /// Returns whether an imported module's code, run while this file loads, may
+    /// call back into this file (ES module cycles do); `false` where a module is
+    /// loaded whole before its importer goes on (Python, barring circular imports).
+    fn imports_reenter(&self) -> bool;
 
     /// Returns what a referenced name does to local scopes, if anything.
     fn dynamic_name(&self, name: &str) -> Option<DynamicName>;

@@ -30,13 +30,19 @@ impl<'s> Walker<'s> {
                 self.all(|s| s.token(k));
                 true
             }
+            Role::Literal if info.fold_case => {
+                self.literal(k, text.to_ascii_lowercase().as_bytes());
+                true
+            }
             Role::Literal => {
                 self.literal(k, text.as_bytes());
                 true
             }
             Role::Str => {
                 let mut cooked = std::mem::take(&mut self.scratch);
-                self.cook(cursor, text, raw_strings, &mut cooked);
+                if !std::mem::take(&mut self.cooked) {
+                    self.cook(cursor, text, raw_strings, &mut cooked);
+                }
                 self.literal(self.k.string, cooked.as_bytes());
                 cooked.clear();
                 self.scratch = cooked;

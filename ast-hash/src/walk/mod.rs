@@ -163,6 +163,8 @@ struct Walker<'s> {
     /// Whether the tree has any error (else no node needs an `is_missing` check).
     has_error: bool,
     scratch: String,
+    /// `scratch` holds the value of the string being entered, cooked by the spec.
+    cooked: bool,
     item_layout: Vec<usize>,
     item_order: Vec<usize>,
     order: Vec<u8>,
@@ -207,6 +209,7 @@ impl<'s> Walker<'s> {
             naming: Naming::No,
             callee: false,
             scratch: String::new(),
+            cooked: false,
             item_layout: Vec::new(),
             item_order: Vec::new(),
             order: Vec::new(),
@@ -329,7 +332,20 @@ impl<'s> Walker<'s> {
 
     fn enter(&mut self, frames: &mut Vec<Frame<'s>>, cursor: &mut TreeCursor<'s>) -> bool {
         let node = cursor.node();
-        let (info, k) = self.info_of(node);
+        let (mut info, k) = self.info_of(node);
+        // A string the language cooks itself: one literal, or a node when it holds
+        // code (an f-string's interpolations).
+        self.cooked = false;
+        if info.role == Role::Str {
+            let mut out = std::mem::take(&mut self.scratch);
+            out.clear();
+            match self.spec.cook_string(node, self.src, &mut out) {
+                Some(true) => self.cooked = true,
+                Some(false) => info = &self.table.as_nodes[usize::from(node.kind_id())],
+                None => {}
+            }
+            self.scratch = out;
+        }
         let (start, end) = (node.start_byte(), node.end_byte());
         let parent = frames.last_mut().expect("a parent frame");
         let gap_from = parent.last_end;
@@ -447,6 +463,11 @@ impl<'s> Walker<'s> {
                 Naming::No
             };
             self.spec.context(&site, self.src)
+        } else if parent_ctx == Ctx::Literal && named {
+            // Below a verbatim name (an import path, a self-documenting f-string's
+            // expression), everything is verbatim.
+            self.naming = Naming::No;
+            Ctx::Literal
         } else {
             self.naming = Naming::No;
             Ctx::Normal

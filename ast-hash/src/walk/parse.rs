@@ -12,6 +12,8 @@ use crate::lang::{languages, BlockKind, KindInfo, LanguageSpec};
 /// id (tree-sitter hands out names as C strings, converted on every call).
 pub(super) struct Table {
     pub(super) kinds: Vec<(KindInfo, Kind)>,
+    /// The same facts with the role of a node: a string holding code is walked as one.
+    pub(super) as_nodes: Vec<KindInfo>,
     pub(super) fields: Vec<Option<&'static str>>,
     /// The id of the `name` field (0: none): looking a field up by name compares it
     /// with every field name of the grammar.
@@ -61,6 +63,7 @@ pub(super) fn table(spec: &'static dyn LanguageSpec) -> &'static Table {
     static TABLES: OnceLock<Vec<(&'static str, Table)>> = OnceLock::new();
     static EMPTY: Table = Table {
         kinds: Vec::new(),
+        as_nodes: Vec::new(),
         fields: Vec::new(),
         name_field: 0,
         wrappers: Vec::new(),
@@ -70,11 +73,21 @@ pub(super) fn table(spec: &'static dyn LanguageSpec) -> &'static Table {
             .iter()
             .map(|lang| {
                 let grammar = lang.spec.grammar();
-                let kinds = (0..grammar.node_kind_count() as u16)
+                let kinds: Vec<(KindInfo, Kind)> = (0..grammar.node_kind_count() as u16)
                     .map(|id| {
                         let name = grammar.node_kind_for_id(id).unwrap_or("");
                         let named = grammar.node_kind_is_named(id);
-                        (lang.spec.kind_info(name, named), kind_of(name))
+                        // Hashed by the spec's name: a spec may fold two spellings
+                        // of one construct into one (`a, b` and `(a, b)`).
+                        let info = lang.spec.kind_info(name, named);
+                        (info, kind_of(info.name))
+                    })
+                    .collect();
+                let as_nodes = kinds
+                    .iter()
+                    .map(|(info, _)| KindInfo {
+                        role: crate::lang::Role::Node,
+                        ..*info
                     })
                     .collect();
                 let fields = (0..=grammar.field_count() as u16)
@@ -86,6 +99,7 @@ pub(super) fn table(spec: &'static dyn LanguageSpec) -> &'static Table {
                     lang.spec.name(),
                     Table {
                         kinds,
+                        as_nodes,
                         fields,
                         name_field,
                         wrappers: wrappers.collect(),

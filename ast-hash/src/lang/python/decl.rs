@@ -3,6 +3,7 @@
 
 use tree_sitter::Node;
 
+use super::names::PLAIN_DECORATORS;
 use crate::lang::kinds::{few_children, text, Kinds};
 use crate::lang::{BlockKind, ImportInfo, MemberKey, TopLevelRole};
 use crate::paths::normalize_path;
@@ -116,15 +117,29 @@ pub(super) fn member_key(k: &Kinds, container: Node<'_>, member: Node<'_>, src: 
     if !is_class_body(k, container) {
         return MemberKey::Ordered;
     }
-    match k.of(member) {
-        // An undecorated method with literal defaults runs no code when defined.
-        "function_definition" if pure_defaults(k, member) => member
-            .child_by_field_name("name")
-            .map_or(MemberKey::Ordered, |n| {
-                MemberKey::Named(text(n, src).to_string())
-            }),
-        _ => MemberKey::Ordered,
+    if !runs_no_code(k, member, src) {
+        return MemberKey::Ordered;
     }
+    definition(k, member)
+        .child_by_field_name("name")
+        .map_or(MemberKey::Ordered, |n| {
+            MemberKey::Named(text(n, src).to_string())
+        })
+}
+
+/// Whether defining a `def` (decorated or not) runs no code of the module: its
+/// decorators are plain and its defaults literal.
+fn runs_no_code(k: &Kinds, node: Node<'_>, src: &str) -> bool {
+    let def = definition(k, node);
+    if k.of(def) != "function_definition" || !pure_defaults(k, def) {
+        return false;
+    }
+    few_children(node)
+        .filter(|c| k.of(*c) == "decorator")
+        .all(|d| {
+            d.named_child(0)
+                .is_some_and(|e| PLAIN_DECORATORS.contains(&text(e, src)))
+        })
 }
 
 fn class_is_pure(k: &Kinds, class: Node<'_>) -> bool {
@@ -150,7 +165,7 @@ fn class_is_pure(k: &Kinds, class: Node<'_>) -> bool {
     pure
 }
 
-pub(super) fn top_level_role(k: &Kinds, node: Node<'_>) -> TopLevelRole {
+pub(super) fn top_level_role(k: &Kinds, node: Node<'_>, src: &str) -> TopLevelRole {
     match k.of(node) {
         "expression_statement" => {
             let only = (node.named_child_count() == 1)
@@ -176,7 +191,9 @@ pub(super) fn top_level_role(k: &Kinds, node: Node<'_>) -> TopLevelRole {
                 TopLevelRole::Import
             }
         }
-        "function_definition" if pure_defaults(k, node) => TopLevelRole::Pure,
+        "function_definition" | "decorated_definition" if runs_no_code(k, node, src) => {
+            TopLevelRole::Pure
+        }
         "class_definition" if class_is_pure(k, node) => TopLevelRole::Pure,
         _ => TopLevelRole::Barrier,
     }

@@ -18,6 +18,7 @@
 //!   lines) are pragmas.
 
 mod decl;
+mod names;
 
 use std::sync::OnceLock;
 
@@ -107,6 +108,12 @@ fn kind_info(kind: &'static str, named: bool) -> KindInfo {
         };
     }
     let function_like = matches!(kind, "function_definition" | "lambda");
+    // Parentheses around a tuple are optional where these stand.
+    let kind = match kind {
+        "pattern_list" => "tuple_pattern",
+        "expression_list" => "tuple",
+        kind => kind,
+    };
     KindInfo {
         role: match kind {
             "comment" => Role::Comment,
@@ -114,6 +121,7 @@ fn kind_info(kind: &'static str, named: bool) -> KindInfo {
             "identifier" => Role::Ident(IdentKind::Variable),
             "integer" | "float" | "string_content" | "escape_sequence" | "format_specifier"
             | "type_conversion" => Role::Literal,
+            "string" | "concatenated_string" => Role::Str,
             "string_start" | "string_end" => Role::StrDelimiter,
             "parenthesized_expression" => Role::Wrapper,
             _ => Role::Node,
@@ -148,6 +156,7 @@ fn kind_info(kind: &'static str, named: bool) -> KindInfo {
                     | "aliased_import"
                     | "dotted_name"
                     | "relative_import"
+                    | "interpolation"
             ),
         block: match kind {
             "function_definition" | "decorated_definition" => Some(BlockKind::Function),
@@ -180,6 +189,7 @@ fn kind_info(kind: &'static str, named: bool) -> KindInfo {
         calls: kind == "call",
         member_body: kind == "block",
         declarator: kind == "assignment",
+        fold_case: matches!(kind, "integer" | "float"),
         ..KindInfo::node(kind)
     }
 }
@@ -254,6 +264,10 @@ fn context(k: &Kinds, site: &Site<'_>) -> Ctx {
         ("attribute", Some("attribute")) | ("keyword_argument", Some("name")) => {
             return Ctx::Literal;
         }
+        // `f"{x=}"` prints the expression's text: its names are verbatim.
+        ("interpolation", Some("expression")) if self_documenting(k, parent) => {
+            return Ctx::Literal;
+        }
         (
             "global_statement"
             | "nonlocal_statement"
@@ -280,6 +294,75 @@ fn context(k: &Kinds, site: &Site<'_>) -> Ctx {
     Ctx::Normal
 }
 
+fn self_documenting(k: &Kinds, interpolation: Node<'_>) -> bool {
+    (0..interpolation.child_count() as u32)
+        .map_while(|i| interpolation.child(i))
+        .any(|c| !c.is_named() && k.of(c) == "=")
+}
+
+/// Cooks a string (or an implicit concatenation of strings) that holds no
+/// interpolation into its value: quotes dropped, `\'` and `\"` unescaped outside raw
+/// strings, adjacent parts of one prefix joined (`"a" "b"` is `"ab"`), and each
+/// change of prefix (`b`, `r`, `f`) marked.
+fn cook_string(k: &Kinds, node: Node<'_>, src: &str, out: &mut String) -> bool {
+    let parts: Vec<Node<'_>> = match k.of(node) {
+        "concatenated_string" => {
+            let mut cursor = node.walk();
+            let parts = node.named_children(&mut cursor).collect();
+            parts
+        }
+        _ => vec![node],
+    };
+    let mut last_prefix: Option<String> = None;
+    for part in parts {
+        if k.of(part) != "string" {
+            return false; // a comment between the parts, or an error
+        }
+        let (mut start, mut end) = (None, None);
+        for i in 0..part.child_count() as u32 {
+            let Some(child) = part.child(i) else { break };
+            match k.of(child) {
+                "string_start" => start = Some(child),
+                "string_end" => end = Some(child),
+                "interpolation" => return false,
+                _ => {}
+            }
+        }
+        let (Some(start), Some(end)) = (start, end) else {
+            return false;
+        };
+        let prefix: String = src[start.byte_range()]
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let raw = prefix.contains('r');
+        if last_prefix.as_deref() != Some(prefix.as_str()) {
+            out.push('\0');
+            out.push_str(&prefix);
+            out.push('\0');
+            last_prefix = Some(prefix);
+        }
+        let content = &src[start.end_byte()..end.start_byte().max(start.end_byte())];
+        let mut chars = content.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' && !raw {
+                match chars.next() {
+                    Some(q @ ('\'' | '"')) => out.push(q),
+                    Some(other) => {
+                        out.push(c);
+                        out.push(other);
+                    }
+                    None => out.push(c),
+                }
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    true
+}
+
 fn names_function(k: &Kinds, site: &Site<'_>) -> Naming {
     match (site.parent_kind, site.field) {
         // A decorator receives the function as a value: its `__name__` escapes.
@@ -292,12 +375,6 @@ fn names_function(k: &Kinds, site: &Site<'_>) -> Naming {
         _ => Naming::No,
     }
 }
-
-/// Markers of comments that tools act on.
-const PRAGMAS: &[&str] = &[
-    "type:", "noqa", "fmt:", "pragma:", "pylint:", "mypy:", "pyright:", "isort:", "ruff:",
-    "coding", "#!",
-];
 
 impl LanguageSpec for Python {
     fn name(&self) -> &'static str {
@@ -338,8 +415,8 @@ impl LanguageSpec for Python {
         decl::member_key(self.kinds(), container, member, src)
     }
 
-    fn top_level_role(&self, node: Node<'_>, _src: &str) -> TopLevelRole {
-        decl::top_level_role(self.kinds(), node)
+    fn top_level_role(&self, node: Node<'_>, src: &str) -> TopLevelRole {
+        decl::top_level_role(self.kinds(), node, src)
     }
 
     fn keep_parens(&self, _parent_kind: &str, _field: Option<&str>) -> bool {
@@ -362,12 +439,26 @@ impl LanguageSpec for Python {
         decl::import_bindings(self.kinds(), node, src)
     }
 
+    fn cook_string(&self, node: Node<'_>, src: &str, out: &mut String) -> Option<bool> {
+        Some(cook_string(self.kinds(), node, src, out))
+    }
+
+    fn builtins(&self) -> &'static [&'static str] {
+        names::BUILTINS
+    }
+
+    fn imports_reenter(&self) -> bool {
+        false
+    }
+
     fn dynamic_name(&self, name: &str) -> Option<DynamicName> {
-        matches!(name, "eval" | "exec" | "locals" | "vars").then_some(DynamicName::ReadsLocals)
+        names::READS_LOCALS
+            .contains(&name)
+            .then_some(DynamicName::ReadsLocals)
     }
 
     fn pragmas(&self) -> &'static [&'static str] {
-        PRAGMAS
+        names::PRAGMAS
     }
 
     fn comment_syntax(&self) -> CommentSyntax {

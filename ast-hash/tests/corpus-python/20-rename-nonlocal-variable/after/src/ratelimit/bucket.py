@@ -1,0 +1,34 @@
+"""Token-bucket limiter used in front of the SMS gateway."""
+
+import time
+
+
+def make_limiter(rate_per_second, burst, clock=time.monotonic):
+    allowance = float(burst)
+    last = clock()
+
+    def refill():
+        nonlocal allowance, last
+        now = clock()
+        allowance = min(float(burst), allowance + (now - last) * rate_per_second)
+        last = now
+
+    def try_acquire(cost=1.0):
+        nonlocal allowance
+        refill()
+        if allowance >= cost:
+            allowance -= cost
+            return True
+        return False
+
+    def available():
+        refill()
+        return allowance
+
+    try_acquire.available = available
+    return try_acquire
+
+
+def wait_time(limiter, cost=1.0, rate_per_second=1.0):
+    missing = cost - limiter.available()
+    return max(missing, 0.0) / rate_per_second

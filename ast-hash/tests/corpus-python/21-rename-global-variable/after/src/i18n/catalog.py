@@ -1,0 +1,39 @@
+"""Message catalogs, loaded lazily from JSON files next to this module."""
+
+import json
+import os
+
+HERE = os.path.dirname(__file__)
+FALLBACK = "en"
+
+_loaded = {}
+current_language = FALLBACK
+
+
+def load(lang):
+    if lang not in _loaded:
+        path = os.path.join(HERE, "messages", lang + ".json")
+        with open(path, encoding="utf-8") as fh:
+            _loaded[lang] = json.load(fh)
+    return _loaded[lang]
+
+
+def activate(lang):
+    global current_language
+    load(lang)
+    previous, current_language = current_language, lang
+    return previous
+
+
+def gettext(key, **params):
+    for lang in (current_language, FALLBACK):
+        message = load(lang).get(key)
+        if message is not None:
+            return message.format(**params) if params else message
+    return key
+
+
+def reset():
+    global current_language
+    current_language = FALLBACK
+    _loaded.clear()
