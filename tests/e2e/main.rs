@@ -53,6 +53,7 @@ mod test_tamper;
 mod test_why;
 mod test_why_lines;
 mod test_why_lines_git;
+mod test_why_python;
 mod test_why_truth;
 
 #[test]

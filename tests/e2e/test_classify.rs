@@ -119,11 +119,11 @@ fn a_file_without_a_grammar_is_cannot_tell_with_its_own_exit_code() {
     let (old, new) = (ws.root().join("old"), ws.root().join("new"));
     std::fs::create_dir_all(&old).unwrap();
     std::fs::create_dir_all(&new).unwrap();
-    // A re-indent: harmless here, but indentation is meaning in Python, and there
-    // is no Python grammar yet, so nothing may call it a refactor or a behaviour change.
-    std::fs::write(old.join("greet.py"), "def f(x):\n    return x\n").unwrap();
-    std::fs::write(new.join("greet.py"), "def f(x):\n        return x\n").unwrap();
-    let (o, n) = (old.join("greet.py"), new.join("greet.py"));
+    // A re-indent: harmless here, but indentation is meaning in YAML, and there is
+    // no YAML grammar, so nothing may call it a refactor or a behaviour change.
+    std::fs::write(old.join("deploy.yaml"), "steps:\n  - build\n").unwrap();
+    std::fs::write(new.join("deploy.yaml"), "steps:\n    - build\n").unwrap();
+    let (o, n) = (old.join("deploy.yaml"), new.join("deploy.yaml"));
     for check in [false, true] {
         let mut args = vec!["classify"];
         if check {
@@ -133,7 +133,7 @@ fn a_file_without_a_grammar_is_cannot_tell_with_its_own_exit_code() {
         let out = ws.run(&args, None);
         assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
         assert!(
-            stdout(&out).contains("cannot tell: greet.py has no grammar"),
+            stdout(&out).contains("cannot tell: deploy.yaml has no grammar"),
             "{}",
             stdout(&out)
         );
@@ -150,11 +150,11 @@ fn a_file_without_a_grammar_is_cannot_tell_with_its_own_exit_code() {
     let body: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         body["unsupported"],
-        serde_json::json!(["greet.py"]),
+        serde_json::json!(["deploy.yaml"]),
         "{body}"
     );
     // Trailing spaces only: a text rule vouches for it, so it is an answer.
-    std::fs::write(&n, "def f(x):  \n    return x\n").unwrap();
+    std::fs::write(&n, "steps:  \n  - build\n").unwrap();
     let out = ws.run(
         &[
             "classify",
@@ -165,4 +165,14 @@ fn a_file_without_a_grammar_is_cannot_tell_with_its_own_exit_code() {
         None,
     );
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    // Python has a grammar: the same kind of re-indent there is an answer.
+    std::fs::write(old.join("greet.py"), "def f(x):\n    return x\n").unwrap();
+    std::fs::write(new.join("greet.py"), "def f(x):\n        return x\n").unwrap();
+    let (o, n) = (old.join("greet.py"), new.join("greet.py"));
+    let out = ws.run(
+        &["classify", o.to_str().unwrap(), n.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("AST_REFACTOR"), "{}", stdout(&out));
 }

@@ -1,4 +1,4 @@
-//! Files with no grammar (JSON, Markdown, shell, Python today) answered line by
+//! Files with no grammar (JSON, Markdown, shell, Ruby today) answered line by
 //! line: writes through real hook processes, lines moved, deleted and rewritten,
 //! a person's edit in between, and every line's answer compared with `git blame
 //! -M` on a twin repository that commits each turn (its message is the intent).
@@ -49,12 +49,12 @@ const SH_V1: &str = "#!/bin/sh\nset -eu\nbuild_frontend_assets --minify\nbuild_b
 // Upload moves after restart (a run longer than 20 letters: git -M keeps its origin).
 const SH_V2: &str = "#!/bin/sh\nset -eu\nbuild_frontend_assets --minify\nbuild_backend_service --release\nrestart_service_gracefully\nupload_artifacts_to_bucket\n";
 
-const PY_V1: &str = "def greet(name):\n    message = f\"Hello, {name}!\"\n    return message\n\n\ndef farewell(name):\n    return f\"Goodbye, {name}.\"\n";
-const PY_V2: &str = "import logging\n\n\ndef greet(name):\n    message = f\"Hello, {name}!\"\n    logging.info(message)\n    return message\n\n\ndef farewell(name):\n    return f\"Goodbye, {name}.\"\n";
+const RB_V1: &str = "def greet(name)\n  message = \"Hello, #{name}!\"\n  message\nend\n\ndef farewell(name)\n  \"Goodbye, #{name}.\"\nend\n";
+const RB_V2: &str = "require \"logger\"\n\n\ndef greet(name)\n  message = \"Hello, #{name}!\"\n  LOG.info(message)\n  message\nend\n\ndef farewell(name)\n  \"Goodbye, #{name}.\"\nend\n";
 // A person's edit the hooks do not see.
-const PY_HUMAN: &str = "import logging\n\n\ndef greet(name):\n    message = f\"Hi, {name}!\"\n    logging.info(message)\n    return message\n\n\ndef farewell(name):\n    return f\"Goodbye, {name}.\"\n";
+const RB_HUMAN: &str = "require \"logger\"\n\n\ndef greet(name)\n  message = \"Hi, #{name}!\"\n  LOG.info(message)\n  message\nend\n\ndef farewell(name)\n  \"Goodbye, #{name}.\"\nend\n";
 // The agent's next write, starting from the person's text.
-const PY_V3: &str = "import logging\n\n\ndef greet(name):\n    message = f\"Hi, {name}!\"\n    logging.info(message)\n    return message\n\n\ndef farewell(name):\n    logging.info(\"bye\")\n    return f\"Goodbye, {name}.\"\n";
+const RB_V3: &str = "require \"logger\"\n\n\ndef greet(name)\n  message = \"Hi, #{name}!\"\n  LOG.info(message)\n  message\nend\n\ndef farewell(name)\n  LOG.info(\"bye\")\n  \"Goodbye, #{name}.\"\nend\n";
 
 /// The agent's workspace and its git twin, written in step.
 struct Twin {
@@ -144,7 +144,7 @@ fn scenario() -> Twin {
     t.agent("p1", "config/settings.json", JSON_V1);
     t.agent("p1", "docs/guide.md", MD_V1);
     t.agent("p1", "scripts/deploy.sh", SH_V1);
-    t.agent("p1", "app/greet.py", PY_V1);
+    t.agent("p1", "app/greet.rb", RB_V1);
     t.commit("INT-001");
     turn(
         &t.ws,
@@ -154,7 +154,7 @@ fn scenario() -> Twin {
     );
     t.agent("p2", "config/settings.json", JSON_V2);
     t.agent("p2", "docs/guide.md", MD_V2);
-    t.agent("p2", "app/greet.py", PY_V2);
+    t.agent("p2", "app/greet.rb", RB_V2);
     t.commit("INT-002");
     turn(
         &t.ws,
@@ -165,11 +165,11 @@ fn scenario() -> Twin {
     t.agent("p3", "scripts/deploy.sh", SH_V2);
     t.agent("p3", "docs/guide.md", MD_V3);
     t.commit("INT-003");
-    t.person("app/greet.py", PY_HUMAN);
+    t.person("app/greet.rb", RB_HUMAN);
     t.commit("PERSON");
     turn(&t.ws, "INT-004", "p4", "Log the farewell");
-    t.read("p4", "app/greet.py");
-    t.agent("p4", "app/greet.py", PY_V3);
+    t.read("p4", "app/greet.rb");
+    t.agent("p4", "app/greet.rb", RB_V3);
     t.commit("INT-004");
     t
 }
@@ -178,7 +178,7 @@ const FILES: [&str; 4] = [
     "config/settings.json",
     "docs/guide.md",
     "scripts/deploy.sh",
-    "app/greet.py",
+    "app/greet.rb",
 ];
 
 #[test]
@@ -196,7 +196,7 @@ fn every_line_of_every_text_file_agrees_with_git_blame_m() {
             }
         }
     }
-    assert_eq!(lines, 6 + 12 + 6 + 12);
+    assert_eq!(lines, 6 + 12 + 6 + 13);
     assert!(
         disagreements.is_empty(),
         "git blame -M vs ours: {disagreements:#?}"
@@ -232,7 +232,7 @@ fn why_names_the_writes_prompts_and_intents_of_a_line_and_never_a_false_untraced
     assert_eq!(retries["intents"][1]["name"], "Settings and docs");
 
     // The person's line: flagged, with the writes before it, never credited.
-    let human = json_of(&t.ws, &["why", "app/greet.py:5"]);
+    let human = json_of(&t.ws, &["why", "app/greet.rb:5"]);
     assert_eq!(human["outside_ledger"], true, "{human:#}");
     assert!(
         human["note"]
@@ -242,7 +242,7 @@ fn why_names_the_writes_prompts_and_intents_of_a_line_and_never_a_false_untraced
         "{human:#}"
     );
     // The agent's line after the person's edit is the agent's.
-    let bye = json_of(&t.ws, &["why", "app/greet.py:11"]);
+    let bye = json_of(&t.ws, &["why", "app/greet.rb:11"]);
     assert_eq!(bye["outside_ledger"], false, "{bye:#}");
     assert_eq!(bye["last_touched"]["intent_id"], "INT-004", "{bye:#}");
 

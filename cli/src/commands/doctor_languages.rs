@@ -7,10 +7,8 @@ use intent_ledger::Workspace;
 
 /// Names of common file endings with no grammar here (answered by line).
 const TEXT_LANGUAGES: &[(&str, &[&str])] = &[
-    ("Python", &["py", "pyi"]),
-    ("Go", &["go"]),
-    ("Rust", &["rs"]),
     ("Java", &["java"]),
+    ("Ruby", &["rb"]),
     ("C/C++", &["c", "h", "cc", "cpp", "hpp"]),
     ("shell", &["sh", "bash", "zsh"]),
     ("JSON", &["json"]),
@@ -28,6 +26,9 @@ fn depth(path: &str, has_lines: bool) -> (String, &'static str) {
             "typescript" => "TypeScript",
             "tsx" => "TSX",
             "javascript" => "JavaScript",
+            "python" => "Python",
+            "go" => "Go",
+            "rust" => "Rust",
             other => other,
         };
         return (name.to_string(), "block");

@@ -248,7 +248,7 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
 
     step("8. Ask the ledger: why, blame, search, the intent map, export, rebuild, bench");
     queries::ask(&bin, &root)?;
-    step("8b. Any text file: `why` follows the line (Python, Markdown: no grammar needed)");
+    step("8b. Beyond TypeScript: Python answers by block, Markdown (no grammar) by line");
     queries::ask_by_line(&bin, &root)?;
 
     step("9. The ledger and git: .git/intent/, two clones, `intent sync`, `intent restore`");

@@ -37,17 +37,22 @@ pub(super) fn show(command: &str, output: &str, max_lines: usize) {
     }
 }
 
-/// `why` in files with no grammar: a Python line and a Markdown line, each
-/// answered by the writes that gave it its text.
+/// `why` beyond TypeScript: a Python line (answered by its function, the block
+/// that holds it) and a Markdown line (no grammar: answered by the writes that gave
+/// the line its text).
 pub fn ask_by_line(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let python = intent(bin, root, &["why", "src/auth/rotate.py:5"])?;
     show(
-        "intent why src/auth/rotate.py:5   # Python: the line is followed",
+        "intent why src/auth/rotate.py:5   # Python: its function rotate() answers",
         &python,
         7,
     );
     let notes = intent(bin, root, &["why", "src/auth/NOTES.md:4"])?;
-    show("intent why src/auth/NOTES.md:4   # Markdown too", &notes, 3);
+    show(
+        "intent why src/auth/NOTES.md:4   # Markdown: no grammar, the line is followed",
+        &notes,
+        3,
+    );
     Ok(())
 }
 
@@ -63,13 +68,13 @@ pub fn ask(bin: &Path, root: &Path) -> anyhow::Result<()> {
     show("intent why src/auth/jwt.ts::verify", &by_name, 6);
     let python = intent(bin, root, &["why", "src/auth/rotate.py:5"])?;
     show(
-        "intent why src/auth/rotate.py:5   # Python: no grammar here, the line is followed",
+        "intent why src/auth/rotate.py:5   # Python: by block, like TypeScript",
         &python,
         12,
     );
     let notes = intent(bin, root, &["why", "src/auth/NOTES.md:4"])?;
     show(
-        "intent why src/auth/NOTES.md:4   # Markdown, by line too",
+        "intent why src/auth/NOTES.md:4   # Markdown: no grammar, by line",
         &notes,
         6,
     );

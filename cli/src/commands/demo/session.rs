@@ -133,7 +133,7 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
         turn2,
         "toolu_20",
     )?;
-    say("  … and a Python script and its notes, which have no grammar here: `why` follows their lines");
+    say("  … and a Python script (blocks, like TypeScript) and its Markdown notes (no grammar: `why` follows the lines)");
     let rotate_v1 =
         "import secrets\n\n\ndef rotate(keys):\n    return keys + [secrets.token_hex(16)]\n";
     let rotate_v2 = "import secrets\n\n\ndef rotate(keys, keep=3):\n    return (keys + [secrets.token_hex(16)])[-keep:]\n";
