@@ -15,10 +15,7 @@ use intent_ast_hash::{
 };
 
 /// (directory, minimum precision, minimum recall).
-const CORPORA: &[(&str, f64, f64)] = &[
-    ("corpus", 0.97, 0.0),
-    ("corpus-python", 0.98, 0.95),
-];
+const CORPORA: &[(&str, f64, f64)] = &[("corpus", 0.97, 0.0), ("corpus-python", 0.98, 0.95)];
 
 pub(crate) fn read_tree(root: &Path) -> Vec<SourceFile> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<SourceFile>) {

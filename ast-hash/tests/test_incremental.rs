@@ -9,7 +9,7 @@ use intent_ast_hash::{analyze, analyze_from, stored, SourceFile};
 use crate::test_corpus::read_tree;
 
 /// Analyzes `next` from `previous`'s tree and checks it against a fresh analysis.
-fn assert_incremental_equals_fresh(previous: &SourceFile, next: &SourceFile) {
+pub(crate) fn assert_incremental_equals_fresh(previous: &SourceFile, next: &SourceFile) {
     let (_, tree) = analyze_from(previous, None);
     let Some(tree) = tree else {
         return; // no grammar for this extension
@@ -28,7 +28,20 @@ fn assert_incremental_equals_fresh(previous: &SourceFile, next: &SourceFile) {
 
 #[test]
 fn every_corpus_change_analyzed_incrementally_equals_a_fresh_analysis() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    for (corpus, min_pairs) in [("corpus", 40), ("corpus-python", 30)] {
+        let pairs = corpus_pairs(corpus);
+        assert!(
+            pairs >= min_pairs,
+            "only {pairs} before/after pairs in {corpus}"
+        );
+    }
+}
+
+/// Checks every before/after pair of a corpus both ways; returns how many there are.
+pub(crate) fn corpus_pairs(corpus: &str) -> usize {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(corpus);
     let mut pairs = 0;
     for case in std::fs::read_dir(&root).unwrap() {
         let case = case.unwrap().path();
@@ -45,7 +58,7 @@ fn every_corpus_change_analyzed_incrementally_equals_a_fresh_analysis() {
             }
         }
     }
-    assert!(pairs >= 40, "only {pairs} before/after pairs in the corpus");
+    pairs
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod test_corpus;
 mod test_grammar_fix;
 mod test_hashes;
 mod test_incremental;
+mod test_incremental_edits;
 mod test_local_functions;
 mod test_matching;
 mod test_origins;
