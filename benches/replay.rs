@@ -14,6 +14,9 @@
 //! of a line comes from a fresh `intent_ast_hash::analyze` of the final text.
 //!
 //! Run with `cargo bench -p intent-cli --bench replay`. Environment:
+//! `INTENT_REPLAY_LANG` (`typescript` (default), `python`: picks the bundle of
+//! `shared/fixtures/` and the file endings; Python's ground-truth blocks come from
+//! CPython's `ast` — a parser that is not the one under test — through `python3`),
 //! `INTENT_REPLAY_BUNDLE` (the history), `INTENT_REPLAY_COMMITS` (replay the first N
 //! commits; default all), `INTENT_REPLAY_SAMPLES` (default 300), `INTENT_REPLAY_SEED`
 //! (default 1), `INTENT_REPLAY_KEEP=1` (keep both temp dirs and print them),
@@ -30,6 +33,8 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+#[path = "support/python_truth.rs"]
+mod python_truth;
 #[path = "support/replay_git.rs"]
 mod replay_git;
 #[path = "support/replay_hooks.rs"]
@@ -51,6 +56,7 @@ use replay_workspace::{check_tree, intent_id, ledger_stats};
 
 /// The run's settings, from the environment.
 struct Config {
+    lang: &'static str,
     bundle: PathBuf,
     commits: Option<usize>,
     samples: usize,
@@ -65,9 +71,13 @@ impl Config {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let num = |name: &str| var(name).and_then(|v| v.parse::<u64>().ok());
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let wanted = var("INTENT_REPLAY_LANG").unwrap_or_else(|| "typescript".into());
+        let (lang, bundle) =
+            replay_git::choose_language(&wanted).unwrap_or_else(|e| fail("INTENT_REPLAY_LANG", e));
         Config {
+            lang,
             bundle: var("INTENT_REPLAY_BUNDLE").map_or_else(
-                || manifest.join("../../shared/fixtures/hono-history.bundle"),
+                || manifest.join("../../shared/fixtures").join(bundle),
                 PathBuf::from,
             ),
             commits: num("INTENT_REPLAY_COMMITS").map(|n| n.max(1) as usize),
@@ -158,16 +168,27 @@ fn main() {
     }
     let tree = check_tree(&mut source, &ws, &last);
 
-    // Ground truth: the final files, analysed afresh.
-    let files: Vec<FileTruth> = source
+    // Ground truth: the final files, analysed afresh (Python: by CPython's `ast`).
+    let texts: Vec<(String, String)> = source
         .replayed_files(&last)
         .unwrap_or_else(|e| fail("ls-tree", e))
         .iter()
         .map(|p| {
             let bytes = source.blob(&last, p).unwrap_or_default();
-            FileTruth::analyze(p, &String::from_utf8_lossy(&bytes))
+            (p.clone(), String::from_utf8_lossy(&bytes).into_owned())
         })
         .collect();
+    let (files, truth_parser, truth_errors) = if cfg.lang == "python" {
+        let (files, errors) =
+            python_truth::analyze(&texts).unwrap_or_else(|e| fail("python3 ast", e));
+        (files, "python3 ast", errors)
+    } else {
+        let files: Vec<FileTruth> = texts
+            .iter()
+            .map(|(p, t)| FileTruth::analyze(p, t))
+            .collect();
+        (files, "intent_ast_hash (the parser under test)", Vec::new())
+    };
     let pop = replay_truth::population(&files);
     let picks = replay_truth::sample(&pop, cfg.samples, cfg.seed);
     eprintln!(
@@ -208,6 +229,9 @@ fn main() {
         *problem_kinds.entry(p.kind.clone()).or_default() += 1;
     }
     let report = json!({
+        "language": cfg.lang,
+        "truth_parser": truth_parser,
+        "truth_errors": truth_errors,
         "bundle": cfg.bundle.display().to_string(),
         "intent_bin": cfg.bin.display().to_string(),
         "seed": cfg.seed,

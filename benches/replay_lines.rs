@@ -38,14 +38,6 @@ use replay_git::{git, Source};
 use replay_turns::{ask, fail};
 use replay_workspace::{check_tree, intent_id};
 
-/// (language, bundle, file endings)
-const LANGUAGES: [(&str, &str, &[&str]); 4] = [
-    ("python", "rich-history.bundle", &["py"]),
-    ("go", "urfave-cli-history.bundle", &["go"]),
-    ("rust", "fd-history.bundle", &["rs"]),
-    ("typescript", "hono-history.bundle", &["ts"]),
-];
-
 struct Config {
     lang: &'static str,
     bundle: PathBuf,
@@ -60,13 +52,8 @@ impl Config {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
         let wanted = var("INTENT_REPLAY_LANG").unwrap_or_else(|| "python".into());
-        let Some(&(lang, bundle, endings)) = LANGUAGES.iter().find(|(l, ..)| *l == wanted) else {
-            fail(
-                "INTENT_REPLAY_LANG",
-                format!("{wanted}: use python, go, rust or typescript"),
-            )
-        };
-        replay_git::set_extensions(endings);
+        let (lang, bundle) =
+            replay_git::choose_language(&wanted).unwrap_or_else(|e| fail("INTENT_REPLAY_LANG", e));
         Config {
             lang,
             bundle: var("INTENT_REPLAY_BUNDLE").map_or_else(

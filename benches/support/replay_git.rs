@@ -221,6 +221,24 @@ static EXTENSIONS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new()
 
 /// Sets the endings the replay handles (`["py"]`, `["go"]`…), once, before use.
 #[allow(dead_code)]
+/// (language, bundle of `shared/fixtures/`, file endings) of the replays.
+pub const LANGUAGES: [(&str, &str, &[&str]); 4] = [
+    ("python", "rich-history.bundle", &["py"]),
+    ("go", "urfave-cli-history.bundle", &["go"]),
+    ("rust", "fd-history.bundle", &["rs"]),
+    ("typescript", "hono-history.bundle", &["ts"]),
+];
+
+/// The replayed language named `wanted`, its file endings set for the replay.
+pub fn choose_language(wanted: &str) -> Result<(&'static str, &'static str), String> {
+    let (lang, bundle, endings) = LANGUAGES
+        .iter()
+        .find(|(l, ..)| *l == wanted)
+        .ok_or_else(|| format!("{wanted}: use python, go, rust or typescript"))?;
+    set_extensions(endings);
+    Ok((lang, bundle))
+}
+
 pub fn set_extensions(extensions: &[&str]) {
     let _ = EXTENSIONS.set(extensions.iter().map(|e| format!(".{e}")).collect());
 }
