@@ -389,3 +389,68 @@ fn field_variant_and_arm_order_is_behaviour() {
         IntentEvolution,
     );
 }
+
+#[test]
+fn formatter_braces_and_use_lists_are_refactors() {
+    assert_both(
+        "fn f(o: Option<u8>) -> u8 {\n    o.map(|v| v + 1).unwrap_or(0)\n}\n",
+        "fn f(o: Option<u8>) -> u8 {\n    o.map(|v| {\n        v + 1\n    }).unwrap_or(0)\n}\n",
+        AstRefactor,
+    );
+    assert_both(
+        "fn f(o: Option<u8>) -> u8 {\n    match o { Some(n) => n + 1, None => 0 }\n}\n",
+        "fn f(o: Option<u8>) -> u8 {\n    match o {\n        Some(n) => {\n            n + 1\n        }\n        None => 0,\n    }\n}\n",
+        AstRefactor,
+    );
+    // Elsewhere a block moves its value into a temporary.
+    assert_both(
+        "fn f(x: u8) -> u8 {\n    let r = &x;\n    *r\n}\n",
+        "fn f(x: u8) -> u8 {\n    let r = &{ x };\n    *r\n}\n",
+        IntentEvolution,
+    );
+    assert_both(
+        "use std::io::{Write, BufRead, self};\n",
+        "use std::io::{self, BufRead, Write};\n",
+        AstRefactor,
+    );
+    assert_both(
+        "use std::io::{Read, Write};\n",
+        "use std::io::{Read};\n",
+        IntentEvolution,
+    );
+}
+
+#[test]
+fn moves_between_glob_re_exported_private_modules_are_refactors() {
+    let mod_rs = "mod a;\nmod b;\npub use a::*;\npub use b::*;\n";
+    let f = "pub fn f() -> u8 {\n    1\n}\n";
+    let before = [
+        ("src/m/mod.rs", mod_rs),
+        ("src/m/a.rs", f),
+        ("src/m/b.rs", "pub fn g() {}\n"),
+    ];
+    let after_text = format!("pub fn g() {{}}\n{f}");
+    let after = [
+        ("src/m/mod.rs", mod_rs),
+        ("src/m/a.rs", ""),
+        ("src/m/b.rs", after_text.as_str()),
+    ];
+    assert_eq!(turn(&before, &after).mutation_class, AstRefactor);
+    // A public module is reachable by its own path.
+    let public = "pub mod a;\nmod b;\npub use a::*;\npub use b::*;\n";
+    let before = [before[0], before[1], before[2]].map(|(p, t)| {
+        if p == "src/m/mod.rs" {
+            (p, public)
+        } else {
+            (p, t)
+        }
+    });
+    let after = [after[0], after[1], after[2]].map(|(p, t)| {
+        if p == "src/m/mod.rs" {
+            (p, public)
+        } else {
+            (p, t)
+        }
+    });
+    assert_eq!(turn(&before, &after).mutation_class, IntentEvolution);
+}

@@ -448,6 +448,13 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// (where parentheses change meaning, e.g. `(a?.b).c`).
     fn keep_parens(&self, parent_kind: &str, field: Option<&str>) -> bool;
 
+    /// Returns whether a [`Role::Wrapper`] of kind `kind` is kept under this parent;
+    /// by default, where [`LanguageSpec::keep_parens`] keeps parentheses. A wrapper
+    /// dropped here opens no scope (Rust's `|| { x }` is `|| x`).
+    fn keep_wrapper(&self, _kind: &str, parent_kind: &str, field: Option<&str>) -> bool {
+        self.keep_parens(parent_kind, field)
+    }
+
     /// Returns the synthetic wrapper kinds of a bare single arrow parameter (`x => x`
     /// hashes like `(x) => x`), outermost first; empty when the grammar has none.
     fn bare_param_wrappers(&self) -> &'static [&'static str];

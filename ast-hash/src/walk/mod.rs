@@ -518,7 +518,7 @@ impl<'s> Walker<'s> {
             return false;
         }
         let transparent = info.role == Role::Wrapper
-            && !self.spec.keep_parens(parent_info.name, field)
+            && !self.spec.keep_wrapper(info.name, parent_info.name, field)
             && named_children(cursor) <= 1;
         let mut block = None;
         if decl_level && self.scopes.is_empty() {
@@ -551,7 +551,9 @@ impl<'s> Walker<'s> {
         match info.scope {
             Some(ScopeKind::Function) => push(self, ScopeKind::Function),
             Some(ScopeKind::Block)
-                if !(namespace_body || (parent_info.function_like && field == Some("body"))) =>
+                if !(transparent
+                    || namespace_body
+                    || (parent_info.function_like && field == Some("body"))) =>
             {
                 push(self, ScopeKind::Block)
             }

@@ -105,6 +105,10 @@ pub(super) fn member_key(k: &Kinds, container: Node<'_>, member: Node<'_>, src: 
     if !member.is_named() {
         return MemberKey::Ordered;
     }
+    if k.of(container) == "use_list" {
+        // `use a::{b, c}` imports the same names as `use a::{c, b}`.
+        return MemberKey::Named(text(member, src).split_whitespace().collect());
+    }
     let owner = container.parent().map(|o| k.of(o));
     if matches!(owner, Some("mod_item" | "foreign_mod_item")) && has_ordered_items(k, container) {
         return MemberKey::Ordered;
@@ -157,4 +161,65 @@ pub(super) fn top_level_role(k: &Kinds, node: Node<'_>, src: &str) -> TopLevelRo
         "mod_item" | "extern_crate_declaration" if macro_use(k, node, src) => TopLevelRole::Barrier,
         _ => TopLevelRole::Pure,
     }
+}
+
+/// The child module a `pub use child::*;` re-exports whole, when `child` is a private
+/// module of the file (`mod child;`): its public items are then reached through this
+/// file only, which is their surface. A public child is reachable by its own path
+/// too: no barrel.
+pub(super) fn reexport_all(k: &Kinds, node: Node<'_>, src: &str) -> Option<String> {
+    if k.of(node) != "use_declaration" || !has_visibility(k, node) {
+        return None;
+    }
+    let wildcard = node.child_by_field_name("argument")?;
+    if k.of(wildcard) != "use_wildcard" {
+        return None;
+    }
+    let path = wildcard.named_child(0)?;
+    let name = match k.of(path) {
+        "identifier" => text(path, src),
+        "scoped_identifier" => {
+            let root = path.child_by_field_name("path")?;
+            if k.of(root) != "self" {
+                return None;
+            }
+            text(path.child_by_field_name("name")?, src)
+        }
+        _ => return None,
+    };
+    let parent = node.parent()?;
+    let mut cursor = parent.walk();
+    let private_child = parent.named_children(&mut cursor).any(|item| {
+        k.of(item) == "mod_item"
+            && item.child_by_field_name("body").is_none()
+            && item
+                .child_by_field_name("name")
+                .is_some_and(|n| text(n, src) == name)
+            && !has_visibility(k, item)
+    });
+    private_child.then(|| name.to_string())
+}
+
+/// The file of child module `name` of the module file `importer`: `dir/name.rs` or
+/// `dir/name/mod.rs`, where `dir` is the importer's directory for `mod.rs`, `lib.rs`
+/// and `main.rs`, else the importer's path without `.rs`.
+pub(super) fn resolve_child_module(
+    importer: &str,
+    name: &str,
+    find: &mut dyn FnMut(&str) -> Option<usize>,
+) -> Option<usize> {
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    let (dir, file) = importer.rsplit_once('/').unwrap_or(("", importer));
+    let base = match file {
+        "mod.rs" | "lib.rs" | "main.rs" => dir.to_string(),
+        _ => importer.strip_suffix(".rs")?.to_string(),
+    };
+    let prefix = if base.is_empty() {
+        String::new()
+    } else {
+        format!("{base}/")
+    };
+    find(&format!("{prefix}{name}.rs")).or_else(|| find(&format!("{prefix}{name}/mod.rs")))
 }

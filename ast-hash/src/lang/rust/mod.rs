@@ -147,7 +147,7 @@ fn kind_info(kind: &'static str, named: bool) -> KindInfo {
             // Strings verbatim: `"\n"` and `r"\n"`, `b"a"` and `"a"` differ.
             "integer_literal" | "float_literal" | "char_literal" | "string_literal"
             | "raw_string_literal" | "doc_comment" => Role::Literal,
-            "parenthesized_expression" => Role::Wrapper,
+            "parenthesized_expression" | "block" => Role::Wrapper,
             _ => Role::Node,
         },
         scope: if matches!(
@@ -201,7 +201,7 @@ fn kind_info(kind: &'static str, named: bool) -> KindInfo {
                 | "trait_item"
                 | "foreign_mod_item"
         ),
-        unordered: kind == "declaration_list",
+        unordered: matches!(kind, "declaration_list" | "use_list"),
         pattern: PATTERNS.contains(&kind),
         function_like,
         calls: kind == "call_expression",
@@ -382,6 +382,19 @@ impl LanguageSpec for RustLang {
         parent_kind == "call_expression" && field == Some("function")
     }
 
+    fn keep_wrapper(&self, kind: &str, parent_kind: &str, field: Option<&str>) -> bool {
+        match kind {
+            // A block holding one expression is that expression where its value is
+            // used at once: a closure body or a match arm (formatters add the
+            // braces). Elsewhere `{ x }` moves `x` into a temporary.
+            "block" => !matches!(
+                (parent_kind, field),
+                ("closure_expression", Some("body")) | ("match_arm", Some("value"))
+            ),
+            _ => self.keep_parens(parent_kind, field),
+        }
+    }
+
     fn bare_param_wrappers(&self) -> &'static [&'static str] {
         &[]
     }
@@ -390,8 +403,8 @@ impl LanguageSpec for RustLang {
         false
     }
 
-    fn reexport_all(&self, _node: Node<'_>, _src: &str) -> Option<String> {
-        None
+    fn reexport_all(&self, node: Node<'_>, src: &str) -> Option<String> {
+        decl::reexport_all(self.kinds(), node, src)
     }
 
     fn import_bindings(&self, _node: Node<'_>, _src: &str) -> Option<ImportInfo> {
@@ -417,13 +430,12 @@ impl LanguageSpec for RustLang {
 
     fn resolve_module(
         &self,
-        _importer: &str,
-        _source: &str,
-        _find: &mut dyn FnMut(&str) -> Option<usize>,
+        importer: &str,
+        source: &str,
+        find: &mut dyn FnMut(&str) -> Option<usize>,
     ) -> Option<usize> {
-        // No Rust statement is an import ([`LanguageSpec::import_bindings`]) or a
-        // re-export of all: nothing asks for a module.
-        None
+        // Only asked for the child module of a glob re-export (no `use` is an import).
+        decl::resolve_child_module(importer, source, find)
     }
 
     fn shared_scope(
