@@ -119,6 +119,9 @@ pub(crate) struct Scopes<'s> {
     /// block assigns its function to a same-named binding of the enclosing function
     /// (Annex B), which its calls then reach, so such a binding keeps its name.
     block_functions: Vec<&'s str>,
+    /// [`ScopeKind::Forward`] scopes holding bindings but not open yet: (the depth of
+    /// the stack when the first binding was made, the scope).
+    forward: Vec<(usize, ScopeId)>,
     base: usize,
     /// The alpha stream after `base` while it is patched, kept for the next scope.
     tail: Vec<u8>,
@@ -138,6 +141,7 @@ impl<'s> Scopes<'s> {
             self.if_observed = false;
             self.callee_visible = false;
             self.block_functions.clear();
+            self.forward.clear();
         }
         let id = self.arena.len() as ScopeId;
         self.arena.push(Scope {
@@ -151,7 +155,50 @@ impl<'s> Scopes<'s> {
     /// Closes the innermost scope; returns true when it was the outermost one.
     pub(crate) fn pop(&mut self) -> bool {
         self.stack.pop();
+        // A forward scope made under the closed scope can no longer open.
+        while self
+            .forward
+            .last()
+            .is_some_and(|(depth, _)| *depth > self.stack.len())
+        {
+            self.forward.pop();
+        }
         self.stack.is_empty()
+    }
+
+    /// Returns whether some forward binding waits for its scope to open.
+    pub(crate) fn forward_waits(&self) -> bool {
+        self.forward
+            .last()
+            .is_some_and(|(depth, _)| *depth == self.stack.len())
+    }
+
+    /// Opens the waiting forward scope (see [`BindTarget::Forward`]); returns whether
+    /// there was one.
+    pub(crate) fn open_forward(&mut self) -> bool {
+        if !self.forward_waits() {
+            return false;
+        }
+        let (_, id) = self.forward.pop().expect("a waiting forward scope");
+        self.stack.push(id);
+        true
+    }
+
+    /// The forward scope a binding made now lands in, created on first use.
+    fn forward_scope(&mut self) -> ScopeId {
+        if let Some(&(depth, id)) = self.forward.last() {
+            if depth == self.stack.len() {
+                return id;
+            }
+        }
+        let id = self.arena.len() as ScopeId;
+        self.arena.push(Scope {
+            parent: self.stack.last().copied(),
+            kind: ScopeKind::Forward,
+            count: 0,
+        });
+        self.forward.push((self.stack.len(), id));
+        id
     }
 
     /// Records a reference at the current end of the alpha stream.
@@ -188,28 +235,37 @@ impl<'s> Scopes<'s> {
             target,
             naming,
         } = binding;
+        if self.stack.is_empty() {
+            return false;
+        }
         let wanted = |scope: &Scope| match target {
             BindTarget::Var | BindTarget::Param | BindTarget::ParamKeepName => {
                 scope.kind == ScopeKind::Function
             }
             BindTarget::OwnName => scope.kind == ScopeKind::Name,
             BindTarget::Lexical | BindTarget::DeclName | BindTarget::Assign => {
-                scope.kind != ScopeKind::Name
+                !matches!(scope.kind, ScopeKind::Name | ScopeKind::Forward)
             }
+            BindTarget::Forward => false,
         };
         let skip = if target == BindTarget::DeclName {
             skip_innermost
         } else {
             0
         };
-        let Some((depth, &id)) = self
-            .stack
-            .iter()
-            .rev()
-            .enumerate()
-            .skip(skip)
-            .find(|(_, id)| wanted(&self.arena[**id as usize]))
-        else {
+        let found = if target == BindTarget::Forward {
+            // Its own scope, not open yet: depth 0 from where it will be seen.
+            Some((0, self.forward_scope()))
+        } else {
+            self.stack
+                .iter()
+                .rev()
+                .enumerate()
+                .skip(skip)
+                .find(|(_, id)| wanted(&self.arena[**id as usize]))
+                .map(|(depth, &id)| (depth, id))
+        };
+        let Some((depth, id)) = found else {
             return false;
         };
         let scope = &mut self.arena[id as usize];
@@ -337,6 +393,7 @@ impl<'s> Scopes<'s> {
         self.pending = pending;
         self.pending.clear();
         self.arena.clear();
+        self.forward.clear();
         self.bindings.clear();
         self.poisoned = false;
         self.if_observed = false;

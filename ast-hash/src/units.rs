@@ -478,7 +478,12 @@ fn sequence<'a>(resolver: &Resolver<'a>, f: usize) -> Unit<'a> {
     let mut envs = Vec::new();
     let mut run: BTreeSet<&str> = BTreeSet::new();
     let mut memo = HashMap::default();
-    let reachable = reachable_from_barriers(&resolver.files[f], resolver.script[f].is_some());
+    let file = &resolver.files[f];
+    let reachable = file
+        .language
+        .and_then(language_named)
+        .is_some_and(|spec| spec.barriers_are_code())
+        .then(|| reachable_from_barriers(file, resolver.script[f].is_some()));
     let flush = |run: &mut BTreeSet<&str>, bytes: &mut Vec<u8>| {
         if !run.is_empty() {
             let names: Vec<&[u8]> = run.iter().map(|n| n.as_bytes()).collect();
@@ -507,7 +512,7 @@ fn sequence<'a>(resolver: &Resolver<'a>, f: usize) -> Unit<'a> {
                 item.declared
                     .iter()
                     .map(String::as_str)
-                    .filter(|name| reachable.contains(name)),
+                    .filter(|name| reachable.as_ref().is_none_or(|r| r.contains(name))),
             ),
             _ => {}
         }

@@ -15,7 +15,11 @@ use intent_ast_hash::{
 };
 
 /// (directory, minimum precision, minimum recall).
-const CORPORA: &[(&str, f64, f64)] = &[("corpus", 0.97, 0.0), ("corpus-python", 0.98, 0.95)];
+const CORPORA: &[(&str, f64, f64)] = &[
+    ("corpus", 0.97, 0.0),
+    ("corpus-python", 0.98, 0.95),
+    ("corpus-rust", 0.98, 0.9),
+];
 
 pub(crate) fn read_tree(root: &Path) -> Vec<SourceFile> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<SourceFile>) {
@@ -76,6 +80,11 @@ fn corpus_precision_of_ast_refactor() {
 #[test]
 fn python_corpus_precision_and_recall() {
     run_corpus(CORPORA[1]);
+}
+
+#[test]
+fn rust_corpus_precision_and_recall() {
+    run_corpus(CORPORA[2]);
 }
 
 fn run_corpus((dir, min_precision, min_recall): (&str, f64, f64)) {

@@ -85,6 +85,11 @@ proptest! {
     }
 
     #[test]
+    fn rust_line_edits_reparse_like_fresh(pick in any::<usize>(), edits in edits()) {
+        check(&corpus_files("corpus-rust"), &edits, pick);
+    }
+
+    #[test]
     fn typescript_line_edits_reparse_like_fresh(pick in any::<usize>(), edits in edits()) {
         check(&corpus_files("corpus"), &edits, pick);
     }

@@ -29,6 +29,7 @@ const SPECS: &[(&str, &[&str], &[&str])] = &[
     ("typescript.rs", &["typescript", "tsx"], &[]),
     ("javascript.rs", &["javascript"], &[]),
     ("python", &["python"], &[]),
+    ("rust", &["rust"], &["macro_use"]),
 ];
 
 /// The snake_case string literals of a Rust source, comments skipped.

@@ -12,6 +12,7 @@ mod test_matching;
 mod test_origins;
 mod test_properties;
 mod test_python;
+mod test_rust;
 mod test_spec_kinds;
 mod test_stability;
 mod test_stored;

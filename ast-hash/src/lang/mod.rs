@@ -16,6 +16,8 @@ pub mod javascript;
 mod kinds;
 #[cfg(feature = "python")]
 pub mod python;
+#[cfg(feature = "rust")]
+pub mod rust;
 #[cfg(feature = "typescript")]
 pub mod typescript;
 
@@ -185,6 +187,10 @@ pub enum ScopeKind {
     Block,
     /// Holds only the own name of a named function or class expression.
     Name,
+    /// Holds only the names one declaration binds for what follows it (Rust's `let`,
+    /// `if let`, `for`): it opens after the declaration, so the declaration's own
+    /// value still sees the names it shadows ([`BindTarget::Forward`]).
+    Forward,
 }
 
 /// Where a binding lands.
@@ -205,6 +211,10 @@ pub enum BindTarget {
     OwnName,
     /// An assignment target (`[a, b] = pair`): references, not bindings.
     Assign,
+    /// A binding visible only after its declaration (Rust's `let`): it lands in a
+    /// [`ScopeKind::Forward`] scope that opens where [`LanguageSpec::opens_forward`]
+    /// says.
+    Forward,
 }
 
 /// Whether an identifier gives a function or class its `.name`, and so whether
@@ -236,6 +246,10 @@ pub enum Ctx {
     /// Identifiers are kept verbatim and are not references (JSX intrinsic tags,
     /// export aliases).
     Literal,
+    /// Identifiers are kept verbatim *and* are references (the tokens of a Rust macro
+    /// invocation, Rust's shorthand `S { x }`): renaming a local they name is a
+    /// change, and which binding they name still counts.
+    Verbatim,
 }
 
 /// The sort key of a member of an order-insensitive container.
@@ -337,6 +351,12 @@ pub struct KindInfo {
     /// A literal whose letter case is not meaning (`0XFF` is `0xff`, `1E3` is `1e3`):
     /// hashed lowercased.
     pub fold_case: bool,
+    /// A comment kind that may be documentation ([`LanguageSpec::is_documentation`]
+    /// decides per node): documentation is hashed like code, not dropped.
+    pub doc_comment: bool,
+    /// A node that may read local names by their text (Rust's `format!("{x}")`):
+    /// [`LanguageSpec::reads_local_names`] decides per node.
+    pub reads_names: bool,
 }
 
 impl KindInfo {
@@ -365,6 +385,8 @@ impl KindInfo {
             bare_param: false,
             raw_strings: false,
             fold_case: false,
+            doc_comment: false,
+            reads_names: false,
         }
     }
 }
@@ -432,6 +454,13 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// (where parentheses change meaning, e.g. `(a?.b).c`).
     fn keep_parens(&self, parent_kind: &str, field: Option<&str>) -> bool;
 
+    /// Returns whether a [`Role::Wrapper`] of kind `kind` is kept under this parent;
+    /// by default, where [`LanguageSpec::keep_parens`] keeps parentheses. A wrapper
+    /// dropped here opens no scope (Rust's `|| { x }` is `|| x`).
+    fn keep_wrapper(&self, _kind: &str, parent_kind: &str, field: Option<&str>) -> bool {
+        self.keep_parens(parent_kind, field)
+    }
+
     /// Returns the synthetic wrapper kinds of a bare single arrow parameter (`x => x`
     /// hashes like `(x) => x`), outermost first; empty when the grammar has none.
     fn bare_param_wrappers(&self) -> &'static [&'static str];
@@ -462,6 +491,11 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// call back into this file (ES module cycles do); `false` where a module is
     /// loaded whole before its importer goes on (Python, barring circular imports).
     fn imports_reenter(&self) -> bool;
+
+    /// Returns whether a barrier matters to the declarations around it only through
+    /// the code it runs at load time (so a declaration it cannot reach may cross it),
+    /// rather than also scoping what follows it in the text (Rust's `macro_rules!`).
+    fn barriers_are_code(&self) -> bool;
 
     /// Returns what a referenced name does to local scopes, if anything.
     fn dynamic_name(&self, name: &str) -> Option<DynamicName>;
@@ -498,6 +532,44 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// names, Go's capitals, Rust's `pub`); `None` where export wrappers decide
     /// ([`KindInfo::export_wrapper`]).
     fn exported_by_itself(&self, node: Node<'_>, name: &str, src: &str) -> Option<bool>;
+
+    /// Returns whether a comment of a [`KindInfo::doc_comment`] kind is documentation
+    /// (Rust's `///`, which rustdoc renders and doctests run): it is then hashed like
+    /// code instead of being dropped as a comment.
+    fn is_documentation(&self, _node: Node<'_>, _src: &str) -> bool {
+        false
+    }
+
+    /// Returns whether a top-level statement belongs to the one after it (Rust's outer
+    /// attributes and doc comments, which the grammar makes siblings of their item):
+    /// the two then form one top-level statement, so they move together.
+    fn attaches_to_next(&self, _node: Node<'_>, _src: &str) -> bool {
+        false
+    }
+
+    /// Returns whether the [`BindTarget::Forward`] bindings made so far come into scope
+    /// when the node of kind `kind` (under field `field` of a `parent_kind` node) ends,
+    /// for the rest of its parent (a Rust `let` in a block, a `for` loop's iterator).
+    /// When the node itself holds such scopes, they pass on to the parent instead of
+    /// closing (a `let` chain hands its bindings to its `if`). Only asked while some
+    /// forward binding waits.
+    fn opens_forward(&self, _parent_kind: &str, _kind: &str, _field: Option<&'static str>) -> bool {
+        false
+    }
+
+    /// Returns whether a node of kind `kind` no longer sees the forward scopes its
+    /// `parent_kind` parent holds (the `else` of an `if let`). Only asked when the
+    /// parent holds some.
+    fn closes_forward(&self, _parent_kind: &str, _kind: &str) -> bool {
+        false
+    }
+
+    /// Returns whether a node of a [`KindInfo::reads_names`] kind reads local names by
+    /// their text (Rust's format strings capture `{x}`): the local names around it are
+    /// then kept verbatim.
+    fn reads_local_names(&self, _node: Node<'_>, _src: &str) -> bool {
+        false
+    }
 }
 
 /// Where a node sits, for [`LanguageSpec::context`]: kind names come from the kind
@@ -557,6 +629,11 @@ pub fn languages() -> &'static [Registered] {
         Registered {
             extensions: &["py", "pyi"],
             spec: &python::Python,
+        },
+        #[cfg(feature = "rust")]
+        Registered {
+            extensions: &["rs"],
+            spec: &rust::RustLang,
         },
     ];
     ALL

@@ -109,6 +109,10 @@ impl LanguageSpec for TypeScript {
         true
     }
 
+    fn barriers_are_code(&self) -> bool {
+        true
+    }
+
     fn dynamic_name(&self, name: &str) -> Option<DynamicName> {
         ecma::dynamic_name(name)
     }

@@ -62,6 +62,42 @@ impl<'s> Walker<'s> {
         self.item_declared.push(declared);
     }
 
+    /// Adds `node` to the open top-level statement, which attached to it
+    /// ([`crate::lang::LanguageSpec::attaches_to_next`]): the statement is then what
+    /// `node` is (its role, its import).
+    pub(super) fn join_item(&mut self, node: Node<'s>) {
+        let Some(index) = self.item else {
+            return;
+        };
+        let role = if node.is_named() && !node.is_error() {
+            self.spec.top_level_role(node, self.src)
+        } else {
+            TopLevelRole::Barrier
+        };
+        let import = if role == TopLevelRole::Import {
+            self.spec.import_bindings(node, self.src)
+        } else {
+            None
+        };
+        let reexport_all = self.spec.reexport_all(node, self.src);
+        let module_syntax = self.spec.is_module_syntax(node);
+        let item = &mut self.items[index];
+        item.role = role;
+        item.import = import;
+        item.reexport_all = reexport_all;
+        item.module_syntax |= module_syntax;
+        item.lines.end = lines_of(node).end;
+        self.extend_mark(index, node);
+    }
+
+    /// Ends top-level statement `node`: finishes its item unless it attaches to the
+    /// next statement.
+    pub(super) fn end_item(&mut self, node: Node<'s>) {
+        if !self.spec.attaches_to_next(node, self.src) {
+            self.finish_item();
+        }
+    }
+
     pub(super) fn finish_item(&mut self) {
         let Some(index) = self.item.take() else {
             return;
@@ -134,7 +170,10 @@ impl<'s> Walker<'s> {
         let (qualified_name, exported) = match parent {
             Some(p) => {
                 let parent_block = &self.blocks[p];
-                let member = matches!(parent_block.kind, BlockKind::Class | BlockKind::Interface);
+                let member = matches!(
+                    parent_block.kind,
+                    BlockKind::Class | BlockKind::Interface | BlockKind::Impl | BlockKind::Trait
+                );
                 let exported = parent_block.exported
                     && if member {
                         !self.spec.is_private_member(node, self.src)

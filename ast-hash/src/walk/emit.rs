@@ -140,6 +140,12 @@ impl<'s> Walker<'s> {
                 self.streams[ALPHA].leaf(kind_name, name.as_bytes());
                 true
             }
+            // Kept by name, and still a use of the binding it names.
+            IdentKind::Variable if ctx == Ctx::Verbatim => {
+                self.streams[ALPHA].leaf(kind_name, name.as_bytes());
+                self.reference(kind_name, name);
+                false
+            }
             IdentKind::Type | IdentKind::Variable => match binds(ctx) {
                 Some(target) => {
                     self.bind(kind_name, name, target, parent_scopes);

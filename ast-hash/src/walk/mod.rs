@@ -117,6 +117,8 @@ struct Frame<'t> {
     opened: bool,
     block: Option<usize>,
     scopes: u8,
+    /// Forward scopes it holds ([`crate::lang::ScopeKind::Forward`]), above its own.
+    forward: u8,
     patch_root: bool,
     /// Its children are members of an order-insensitive container: the top of
     /// `Walker::members` (kept apart so that frames stay small to push and pop).
@@ -296,6 +298,7 @@ impl<'s> Walker<'s> {
             opened: true,
             block: None,
             scopes: 0,
+            forward: 0,
             patch_root: false,
             members: false,
             decl_children: true,
@@ -352,7 +355,7 @@ impl<'s> Walker<'s> {
         parent.last_end = parent.last_end.max(end);
         self.gap(gap_from, start);
         match info.role {
-            Role::Comment => {
+            Role::Comment if !(info.doc_comment && self.spec.is_documentation(node, self.src)) => {
                 self.comments.push(&self.src[start..end]);
                 return false;
             }
@@ -389,6 +392,13 @@ impl<'s> Walker<'s> {
             parent.scopes,
         );
         let top = frames.len() == 1;
+        if parent.forward > 0 && self.spec.closes_forward(parent_info.name, info.name) {
+            for _ in 0..parent.forward {
+                self.scopes.pop();
+            }
+            frames.last_mut().expect("a parent frame").forward = 0;
+        }
+        let parent = frames.last().expect("a parent frame");
         if parent.members {
             let key = self.spec.member_key(parent_node, node, self.src);
             let here = [
@@ -406,10 +416,15 @@ impl<'s> Walker<'s> {
             }
         }
         if top {
-            if self.replay(node) {
-                return false;
+            if self.item.is_some() {
+                // The statement before attaches to this one.
+                self.join_item(node);
+            } else {
+                if self.replay(node) {
+                    return false;
+                }
+                self.start_item(node);
             }
-            self.start_item(node);
         }
         if missing {
             self.error(node, ParseErrorKind::Missing);
@@ -417,12 +432,18 @@ impl<'s> Walker<'s> {
             let kind = node.kind().as_bytes();
             self.all(|s| s.leaf(missing, kind));
             if top {
-                self.finish_item();
+                self.end_item(node);
             }
             return false;
         }
         if info.name == "ERROR" {
             self.error(node, ParseErrorKind::Unexpected);
+        }
+        if info.reads_names
+            && !self.scopes.is_empty()
+            && self.spec.reads_local_names(node, self.src)
+        {
+            self.scopes.poisoned = true;
         }
         // Reading the field walks up the cursor's stack: only where it is used (binding
         // contexts, function bodies and parameters, wrappers, exported values).
@@ -504,14 +525,21 @@ impl<'s> Walker<'s> {
             for _ in wrappers {
                 self.all(|s| s.close());
             }
+            // A leaf may end what forward bindings wait for (`for x in xs`).
+            if self.scopes.forward_waits()
+                && self.spec.opens_forward(parent_info.name, info.name, field)
+                && self.scopes.open_forward()
+            {
+                frames.last_mut().expect("a parent frame").forward += 1;
+            }
             frames.last_mut().expect("a parent frame").impure |= !pure;
             if top {
-                self.finish_item();
+                self.end_item(node);
             }
             return false;
         }
         let transparent = info.role == Role::Wrapper
-            && !self.spec.keep_parens(parent_info.name, field)
+            && !self.spec.keep_wrapper(info.name, parent_info.name, field)
             && named_children(cursor) <= 1;
         let mut block = None;
         if decl_level && self.scopes.is_empty() {
@@ -544,7 +572,9 @@ impl<'s> Walker<'s> {
         match info.scope {
             Some(ScopeKind::Function) => push(self, ScopeKind::Function),
             Some(ScopeKind::Block)
-                if !(namespace_body || (parent_info.function_like && field == Some("body"))) =>
+                if !(transparent
+                    || namespace_body
+                    || (parent_info.function_like && field == Some("body"))) =>
             {
                 push(self, ScopeKind::Block)
             }
@@ -570,6 +600,7 @@ impl<'s> Walker<'s> {
             opened: !transparent,
             block,
             scopes,
+            forward: 0,
             patch_root,
             members,
             decl_children,
@@ -589,11 +620,39 @@ impl<'s> Walker<'s> {
             let members = self.members.pop().expect("the frame's members");
             self.finish_members(members);
         }
+        if frames.is_empty() {
+            // A last statement that attached to a next one that never came.
+            self.finish_item();
+        }
         if frame.opened {
             self.all(|s| s.close());
         }
+        // Forward scopes: the ones it holds pass on to its parent, or close; a waiting
+        // one opens for the rest of its parent.
+        let opens = |walker: &Self, parent: &Frame<'s>| {
+            walker
+                .spec
+                .opens_forward(parent.info.name, frame.info.name, frame.field)
+        };
+        let pass = frame.forward > 0
+            && frame.scopes == 0
+            && frames.last().is_some_and(|parent| opens(self, parent));
+        if pass {
+            frames.last_mut().expect("a parent frame").forward += frame.forward;
+        } else {
+            for _ in 0..frame.forward {
+                self.scopes.pop();
+            }
+        }
         for _ in 0..frame.scopes {
             self.scopes.pop();
+        }
+        if self.scopes.forward_waits() {
+            if let Some(parent) = frames.last_mut() {
+                if opens(self, parent) && self.scopes.open_forward() {
+                    parent.forward += 1;
+                }
+            }
         }
         if frame.patch_root {
             self.patch();
@@ -617,7 +676,7 @@ impl<'s> Walker<'s> {
             self.finish_block(block);
         }
         if frame.item {
-            self.finish_item();
+            self.end_item(frame.node);
         }
     }
 }

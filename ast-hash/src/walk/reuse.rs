@@ -153,6 +153,15 @@ impl<'s> Walker<'s> {
         });
     }
 
+    /// Makes top-level statement `index` end where `node` does (it attached to
+    /// `node`). Its record then spans more than its first node, so no later walk
+    /// replays it for that node alone.
+    pub(super) fn extend_mark(&mut self, index: usize, node: Node<'s>) {
+        if let Some(mark) = self.item_marks.get_mut(index) {
+            mark.bytes.end = node.end_byte();
+        }
+    }
+
     /// Records what the walk added for top-level statement `index`, just finished.
     pub(super) fn remember_item(&mut self, index: usize) {
         let Some(memo) = self.memo.as_mut() else {

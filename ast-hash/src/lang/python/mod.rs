@@ -451,6 +451,10 @@ impl LanguageSpec for Python {
         false
     }
 
+    fn barriers_are_code(&self) -> bool {
+        true
+    }
+
     fn dynamic_name(&self, name: &str) -> Option<DynamicName> {
         names::READS_LOCALS
             .contains(&name)
