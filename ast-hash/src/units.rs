@@ -159,7 +159,16 @@ impl<'a> Resolver<'a> {
                             .push(item.hashes.alpha);
                     }
                 }
-                if let Some(source) = &item.reexport_all {
+                // A re-export of everything of a module the file also exports under
+                // its own name (Rust's `pub mod a; pub use a::*;`) leaves that path
+                // reachable: no barrel.
+                let shown = |name: &String| {
+                    file.detail
+                        .items
+                        .iter()
+                        .any(|i| i.exports.iter().any(|e| e == name))
+                };
+                if let Some(source) = item.reexport_all.as_ref().filter(|s| !shown(s)) {
                     if let Some(target) = resolve_module(file, source, &resolver.paths) {
                         resolver.barrels[target].push(&file.path);
                     }

@@ -63,6 +63,30 @@ fn check(files: &[SourceFile], edits: &[(usize, usize, usize, usize, usize)], pi
     }
 }
 
+/// Every single-line deletion of every file of the corpora: deterministic, and the
+/// edit that most often changes what other statements mean (`mod a;` gone under a
+/// `pub use a::*`, a decorator's line, a `global`).
+#[test]
+fn every_line_deletion_of_every_corpus_file_reparses_like_fresh() {
+    let mut checked = 0;
+    for corpus in ["corpus-python", "corpus-rust"] {
+        for file in corpus_files(corpus) {
+            let lines: Vec<&str> = file.text.split_inclusive('\n').collect();
+            for gone in 0..lines.len() {
+                let text: String = lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != gone)
+                    .map(|(_, l)| *l)
+                    .collect();
+                assert_incremental_equals_fresh(&file, &SourceFile::new(file.path.clone(), text));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 3000, "only {checked} deletions");
+}
+
 fn edits() -> impl Strategy<Value = Vec<(usize, usize, usize, usize, usize)>> {
     prop::collection::vec(
         (

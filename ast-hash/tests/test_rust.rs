@@ -296,9 +296,33 @@ fn patterns_bind_only_lowercase_names() {
 
 #[test]
 fn macro_tokens_and_shorthand_fields_keep_names() {
+    // A standard format macro's arguments are expressions: a local passed to one
+    // renames like any other use.
     assert_both(
         "fn f(x: u8) {\n    println!(\"{}\", x);\n}\n",
         "fn f(y: u8) {\n    println!(\"{}\", y);\n}\n",
+        AstRefactor,
+    );
+    assert_both(
+        "fn f(s: &mut String, n: u8) {\n    writeln!(s, \"{} {}\", n, n.pow(2)).unwrap();\n}\n",
+        "fn f(out: &mut String, k: u8) {\n    writeln!(out, \"{} {}\", k, k.pow(2)).unwrap();\n}\n",
+        AstRefactor,
+    );
+    // Other macros' tokens are opaque; a method name or a named argument's name in a
+    // format macro is kept, and so is everything in one holding a closure or braces.
+    assert_both(
+        "fn f(x: u8) {\n    trace_it!(x);\n}\n",
+        "fn f(y: u8) {\n    trace_it!(y);\n}\n",
+        IntentEvolution,
+    );
+    assert_both(
+        "fn f(x: u8) {\n    println!(\"{n}\", n = x);\n}\n",
+        "fn f(x: u8) {\n    println!(\"{m}\", m = x);\n}\n",
+        IntentEvolution,
+    );
+    assert_both(
+        "fn f(x: u8) {\n    println!(\"{:?}\", P { x });\n}\n",
+        "fn f(y: u8) {\n    println!(\"{:?}\", P { y });\n}\n",
         IntentEvolution,
     );
     assert_both(

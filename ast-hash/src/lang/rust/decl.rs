@@ -61,8 +61,7 @@ pub(super) fn block_name(
 ) -> Option<(String, BlockKind)> {
     match k.of(node) {
         "impl_item" => Some((impl_name(node, src)?, BlockKind::Impl)),
-        // `mod a;` is a file elsewhere: no block here.
-        "mod_item" if node.child_by_field_name("body").is_none() => None,
+        // `mod a;` is a block too: its visibility says whether `a`'s path is API.
         "function_item" | "function_signature_item" => {
             let name = text(node.child_by_field_name("name")?, src).to_string();
             let kind = if in_impl_or_trait(k, node) {
@@ -187,17 +186,10 @@ pub(super) fn reexport_all(k: &Kinds, node: Node<'_>, src: &str) -> Option<Strin
         }
         _ => return None,
     };
-    let parent = node.parent()?;
-    let mut cursor = parent.walk();
-    let private_child = parent.named_children(&mut cursor).any(|item| {
-        k.of(item) == "mod_item"
-            && item.child_by_field_name("body").is_none()
-            && item
-                .child_by_field_name("name")
-                .is_some_and(|n| text(n, src) == name)
-            && !has_visibility(k, item)
-    });
-    private_child.then(|| name.to_string())
+    // Whether the child module is private (else its own path stays reachable and
+    // this is no barrel) is decided across the file's items, by the units: an
+    // analysis of one item depends on that item alone.
+    Some(name.to_string())
 }
 
 /// The file of child module `name` of the module file `importer`: `dir/name.rs` or

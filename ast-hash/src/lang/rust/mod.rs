@@ -41,6 +41,7 @@
 //! - Comments are `//` and `/* */`; no comment is a pragma (tools read attributes).
 
 mod decl;
+mod names;
 
 use std::sync::OnceLock;
 
@@ -219,6 +220,27 @@ fn binds_name(name: &str) -> bool {
     name.starts_with(|c: char| c.is_lowercase() || c == '_')
 }
 
+/// Whether `tree`, the token tree of `invocation`, holds the arguments of a
+/// standard format macro written plainly: no braces (blocks, struct literals),
+/// closures or match arms, whose names the token tree cannot tell from uses.
+fn format_arguments(k: &Kinds, invocation: Node<'_>, tree: Node<'_>, src: &str) -> bool {
+    let named = invocation
+        .child_by_field_name("macro")
+        .map(|m| text(m, src))
+        .is_some_and(|name| names::FORMAT_MACROS.contains(&name));
+    if !named || k.of(tree) != "token_tree" {
+        return false;
+    }
+    fn plain(k: &Kinds, node: Node<'_>, top: bool) -> bool {
+        let opens_brace = node.child(0).is_some_and(|c| k.of(c) == "{");
+        if !top && k.of(node) == "token_tree" && opens_brace {
+            return false;
+        }
+        few_children(node).all(|c| !matches!(k.of(c), "|" | "=>" | "||") && plain(k, c, false))
+    }
+    plain(k, tree, true)
+}
+
 fn context(k: &Kinds, site: &Site<'_>, src: &str) -> Ctx {
     let Site {
         node,
@@ -233,10 +255,22 @@ fn context(k: &Kinds, site: &Site<'_>, src: &str) -> Ctx {
     }
     if LITERAL_CONTEXTS.contains(&parent_kind) {
         return match (parent_kind, field) {
+            // The arguments of a standard format macro are expressions.
+            ("macro_invocation", None) if format_arguments(k, parent, node, src) => Ctx::Normal,
             // The tokens of a macro invocation may name locals.
             ("macro_invocation", None) => Ctx::Verbatim,
             _ => Ctx::Literal,
         };
+    }
+    // Inside a format macro's arguments (read as expressions): a lone name is a use
+    // of a local; a field, method or path segment, a named argument's name and a
+    // nested macro's name are kept as written.
+    if matches!(parent_kind, "token_tree") && kind == "identifier" {
+        let before = node.prev_sibling().map(|p| k.of(p));
+        let after = node.next_sibling().map(|n| k.of(n));
+        let kept = matches!(before, Some("." | "::" | "$" | "'"))
+            || matches!(after, Some("=" | "!" | "::"));
+        return if kept { Ctx::Verbatim } else { Ctx::Normal };
     }
     match (parent_kind, field) {
         (
