@@ -33,6 +33,7 @@ const SPECS: &[(&str, &[&str], &[&str])] = &[
         &["python"],
         &["eval", "exec", "locals", "vars", "noqa", "coding"],
     ),
+    ("go", &["go"], &["init", "nolint", "go_"]),
 ];
 
 /// The snake_case string literals of a Rust source, comments skipped.

@@ -11,6 +11,8 @@ use tree_sitter::Node;
 
 #[cfg(any(feature = "typescript", feature = "javascript"))]
 mod ecma;
+#[cfg(feature = "go")]
+pub mod go;
 #[cfg(feature = "javascript")]
 pub mod javascript;
 mod kinds;
@@ -236,6 +238,11 @@ pub enum Ctx {
     /// Identifiers are kept verbatim and are not references (JSX intrinsic tags,
     /// export aliases).
     Literal,
+    /// An identifier that is a name kept verbatim or a reference, which the syntax
+    /// cannot tell apart (a Go composite-literal key: a struct field, or a map key
+    /// naming a variable): hashed by name *and* as a reference, so that neither a
+    /// renamed field nor a renamed variable goes unseen. Reading it runs no code.
+    NameOrRef,
 }
 
 /// The sort key of a member of an order-insensitive container.
@@ -332,6 +339,14 @@ pub struct KindInfo {
     pub bare_param: bool,
     /// Its string children are raw: backslashes are literal (JSX attributes).
     pub raw_strings: bool,
+    /// Its punctuation children are kept as tokens: they tell its parts apart (Go's
+    /// `for init; cond; post` clause, where `for x++; ;` and `for ; ; x++` differ only
+    /// by where the semicolons are).
+    pub keep_punct: bool,
+    /// A declaration whose names are visible only after it ends, not in their whole
+    /// scope (Go: in `x := x + 1` the right `x` is the outer one, and a reference
+    /// before `x := ..` in the same block is too).
+    pub declares_after: bool,
 }
 
 impl KindInfo {
@@ -359,6 +374,8 @@ impl KindInfo {
             declarator: false,
             bare_param: false,
             raw_strings: false,
+            keep_punct: false,
+            declares_after: false,
         }
     }
 }
@@ -472,6 +489,15 @@ pub trait LanguageSpec: Send + Sync + 'static {
         uses: &dyn Fn(&str) -> bool,
     ) -> Option<String>;
 
+    /// Returns whether the names a file declares in its shared scope
+    /// ([`LanguageSpec::shared_scope`]) are visible to every file sharing it before any
+    /// file runs code at load time (Go's package scope), so that they resolve across
+    /// files even when some file has such code; `false` (the default) for classic
+    /// scripts, whose code may run before a later script declares a name.
+    fn shared_scope_predeclared(&self) -> bool {
+        false
+    }
+
     /// Returns whether a declaration is API by its own syntax or name (Python's public
     /// names, Go's capitals, Rust's `pub`); `None` where export wrappers decide
     /// ([`KindInfo::export_wrapper`]).
@@ -535,6 +561,11 @@ pub fn languages() -> &'static [Registered] {
         Registered {
             extensions: &["py", "pyi"],
             spec: &python::Python,
+        },
+        #[cfg(feature = "go")]
+        Registered {
+            extensions: &["go"],
+            spec: &go::Go,
         },
     ];
     ALL

@@ -134,6 +134,11 @@ impl<'s> Walker<'s> {
                 self.streams[ALPHA].leaf(kind_name, name.as_bytes());
                 true
             }
+            IdentKind::Type | IdentKind::Variable if ctx == Ctx::NameOrRef => {
+                self.streams[ALPHA].leaf(kind_name, name.as_bytes());
+                self.reference(kind_name, name);
+                true
+            }
             IdentKind::Type | IdentKind::Variable => match binds(ctx) {
                 Some(target) => {
                     self.bind(kind_name, name, target, parent_scopes);

@@ -124,6 +124,9 @@ struct Frame<'t> {
     decl_children: bool,
     item: bool,
     check_purity: bool,
+    /// It started a declaration of names visible only after it
+    /// ([`KindInfo::declares_after`]).
+    declaration: bool,
     /// Where the node ends (asking tree-sitter again is a call into C).
     end: usize,
     last_end: usize,
@@ -298,6 +301,7 @@ impl<'s> Walker<'s> {
             decl_children: true,
             item: false,
             check_purity: false,
+            declaration: false,
             end: root.end_byte(),
             last_end: root.start_byte(),
             impure: false,
@@ -335,13 +339,14 @@ impl<'s> Walker<'s> {
         let gap_from = parent.last_end;
         parent.last_end = parent.last_end.max(end);
         self.gap(gap_from, start);
+        let kept_punct = info.role == Role::Punct && parent.info.keep_punct;
         match info.role {
             Role::Comment => {
                 self.comments.push(&self.src[start..end]);
                 return false;
             }
             Role::Skip => return false,
-            Role::Punct if !(self.has_error && node.is_missing()) => {
+            Role::Punct if !kept_punct && !(self.has_error && node.is_missing()) => {
                 self.layout.extend_from_slice(info.name.as_bytes());
                 return false;
             }
@@ -350,7 +355,7 @@ impl<'s> Walker<'s> {
         let missing = self.has_error && node.is_missing();
         // Operators and keywords inside a statement: a token in every stream, and
         // nothing below applies to them (no field, context, block or scope).
-        if info.role == Role::Token && !missing && frames.len() > 1 {
+        if (info.role == Role::Token || kept_punct) && !missing && frames.len() > 1 {
             let parent = frames.last().expect("a parent frame");
             if parent.opened && !parent.members {
                 self.all(|s| s.token(k));
@@ -532,6 +537,10 @@ impl<'s> Walker<'s> {
         if info.dynamic_scope {
             self.scopes.poisoned = true;
         }
+        let declaration = info.declares_after && !self.scopes.is_empty();
+        if declaration {
+            self.scopes.begin_declaration();
+        }
         let members = info.unordered && self.scopes.is_empty();
         if members {
             self.members.push(Members {
@@ -554,6 +563,7 @@ impl<'s> Walker<'s> {
             decl_children,
             item: top,
             check_purity,
+            declaration,
             end,
             last_end: start,
             impure: false,
@@ -570,6 +580,9 @@ impl<'s> Walker<'s> {
         }
         if frame.opened {
             self.all(|s| s.close());
+        }
+        if frame.declaration {
+            self.scopes.end_declaration();
         }
         for _ in 0..frame.scopes {
             self.scopes.pop();
