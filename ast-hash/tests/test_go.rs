@@ -171,6 +171,18 @@ fn pragmas_are_behaviour_comments_are_not() {
         format!("package p\n\n/*\n#include <{c}.h>\n*/\nimport \"C\"\n\nfunc f() {{ C.g() }}\n")
     };
     assert_go_both(&cgo("stdio"), &cgo("stdlib"), IntentEvolution);
+    // A cgo preamble is C code, whatever it says.
+    let preamble = |c: &str| {
+        format!("package p\n\n// static int g(void) {{ return {c}; }}\nimport \"C\"\n\nfunc f() {{ C.g() }}\n")
+    };
+    assert_go_both(&preamble("1"), &preamble("2"), IntentEvolution);
+    let block = |c: &str| {
+        format!("package p\n\n/*\nstatic int g(void) {{ return {c}; }}\n*/\nimport \"C\"\n\nfunc f() {{ C.g() }}\n")
+    };
+    assert_go_both(&block("1"), &block("2"), IntentEvolution);
+    // A comment apart from it is a comment.
+    let apart = |c: &str| format!("package p\n\n// {c}\n\nimport \"C\"\n\nfunc f() {{ C.g() }}\n");
+    assert_go_both(&apart("one"), &apart("two"), AstRefactor);
 }
 
 #[test]
@@ -241,12 +253,9 @@ fn struct_keys_and_selectors_are_not_references() {
     assert_go_both(&other("name"), &other("n"), AstRefactor);
     // In an anonymous struct literal the key is only a field name.
     let anon = |v: &str| {
-        format!(
-            "{}",
-            func(&format!(
-                "{v} := b\n_ = struct{{ name string }}{{name: {v}}}\nreturn a"
-            ))
-        )
+        func(&format!(
+            "{v} := b\n_ = struct{{ name string }}{{name: {v}}}\nreturn a"
+        ))
     };
     assert_go_both(&anon("name"), &anon("n"), AstRefactor);
     // In a map literal the key is an expression.

@@ -465,6 +465,13 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// bundler annotations, formatter switches): changing one is not a comment edit.
     fn pragmas(&self) -> &'static [&'static str];
 
+    /// Returns whether a top-level comment is code that a tool compiles (a Go cgo
+    /// preamble): changing it is then not a comment edit, like a pragma. Asked for
+    /// top-level comments only; `false` (the default) for most languages.
+    fn comment_is_code(&self, _comment: Node<'_>, _src: &str) -> bool {
+        false
+    }
+
     /// Returns how the language writes comments.
     fn comment_syntax(&self) -> CommentSyntax;
 

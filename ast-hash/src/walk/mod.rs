@@ -159,6 +159,8 @@ struct Walker<'s> {
     errors: Vec<ParseError>,
     error_signatures: Vec<String>,
     comments: Vec<&'s str>,
+    /// Top-level comments that are code ([`LanguageSpec::comment_is_code`]).
+    code_comments: Vec<&'s str>,
     /// Whether the identifier being emitted gives a function or class its `.name`.
     naming: Naming,
     /// The identifier being emitted is the callee of a direct call.
@@ -206,6 +208,7 @@ impl<'s> Walker<'s> {
             errors: Vec::new(),
             error_signatures: Vec::new(),
             comments: Vec::new(),
+            code_comments: Vec::new(),
             has_error: true,
             naming: Naming::No,
             callee: false,
@@ -343,10 +346,13 @@ impl<'s> Walker<'s> {
         match info.role {
             Role::Comment => {
                 self.comments.push(&self.src[start..end]);
+                if frames.len() == 1 && self.spec.comment_is_code(node, self.src) {
+                    self.code_comments.push(&self.src[start..end]);
+                }
                 return false;
             }
             Role::Skip => return false,
-            Role::Punct if !kept_punct && !(self.has_error && node.is_missing()) => {
+            Role::Punct if !(kept_punct || self.has_error && node.is_missing()) => {
                 self.layout.extend_from_slice(info.name.as_bytes());
                 return false;
             }

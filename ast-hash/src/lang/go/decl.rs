@@ -271,3 +271,27 @@ pub(super) fn import_bindings(k: &Kinds, node: Node<'_>, src: &str) -> Option<Im
         bindings,
     })
 }
+
+/// Whether a top-level comment is part of a cgo preamble: the comments right before
+/// `import "C"` (no blank line between), which cgo compiles as C.
+pub(super) fn in_cgo_preamble(k: &Kinds, comment: Node<'_>, src: &str) -> bool {
+    let mut end = comment.end_position().row;
+    let mut next = comment.next_sibling();
+    while let Some(node) = next {
+        if node.start_position().row > end + 1 {
+            return false;
+        }
+        match k.of(node) {
+            "comment" => {
+                end = node.end_position().row;
+                next = node.next_sibling();
+            }
+            "import_declaration" => {
+                let specs = import_specs(k, node);
+                return matches!(specs[..], [spec] if spec_path(spec, src) == Some("C"));
+            }
+            _ => return false,
+        }
+    }
+    false
+}

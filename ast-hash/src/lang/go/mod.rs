@@ -23,7 +23,8 @@
 //! - `"a"` and `` `a` `` are kept apart (a raw string has no escapes: `"\n"` and
 //!   `` `\n` `` differ), and numbers keep their spelling.
 //! - Comments that tools act on (`//go:` directives, build constraints, `//export`,
-//!   `//nolint`, cgo preambles) are pragmas.
+//!   `//nolint`, cgo directives) are pragmas; a cgo preamble (the comment right
+//!   before `import "C"`) is C code, part of what that import names.
 
 mod decl;
 
@@ -416,6 +417,11 @@ impl LanguageSpec for Go {
 
     fn pragmas(&self) -> &'static [&'static str] {
         PRAGMAS
+    }
+
+    /// A cgo preamble is C code.
+    fn comment_is_code(&self, comment: Node<'_>, src: &str) -> bool {
+        decl::in_cgo_preamble(self.kinds(), comment, src)
     }
 
     fn comment_syntax(&self) -> CommentSyntax {
