@@ -472,3 +472,33 @@ fn imports_are_behaviour() {
         IntentEvolution,
     );
 }
+
+#[test]
+fn clause_variables_rename_as_locals() {
+    let ts = |v: &str| {
+        func(&format!(
+            "switch {v} := any(a).(type) {{\ncase int:\n\treturn {v}\n}}\nreturn 0"
+        ))
+    };
+    assert_go_both(&ts("v"), &ts("w"), AstRefactor);
+    let sel = |v: &str| {
+        func(&format!(
+            "ch := make(chan int)\nselect {{\ncase {v}, ok := <-ch:\n\tif ok {{\n\t\treturn {v}\n\t}}\ndefault:\n}}\nreturn a"
+        ))
+    };
+    assert_go_both(&sel("v"), &sel("got"), AstRefactor);
+    let cond = |v: &str| {
+        func(&format!(
+            "if {v} := a * 2; {v} > 3 {{\n\treturn {v}\n}} else {{\n\treturn -{v}\n}}"
+        ))
+    };
+    assert_go_both(&cond("d"), &cond("double"), AstRefactor);
+    // A closure's own name is the outer one inside it.
+    let rec = |v: &str| {
+        func(&format!("{v} := func() int {{ return a }}\n{{\n\t{v} := func() int {{ return {v}() + 1 }}\n\treturn {v}()\n}}"))
+    };
+    let rec2 = func(
+        "g := func() int { return a }\n{\n\th := func() int { return g() + 1 }\n\treturn h()\n}",
+    );
+    assert_go_both(&rec("g"), &rec2, AstRefactor);
+}
