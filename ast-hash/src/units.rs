@@ -297,17 +297,15 @@ fn env_bytes(env: &[(&str, Rc<str>)]) -> Vec<u8> {
     out
 }
 
-/// Where importers find each file's exports (see `Resolver::surface`); empty for
-/// scripts, whose declarations are global.
+/// Where importers find each file's exports (see `Resolver::surface`); for files
+/// sharing a scope, its name (empty for scripts, whose declarations are global; a Go
+/// package's directory).
 pub(crate) fn surfaces(files: &[FileAnalysis]) -> Vec<String> {
     let resolver = Resolver::new(files);
     (0..files.len())
-        .map(|f| {
-            if resolver.script[f].is_some() {
-                String::new()
-            } else {
-                resolver.surface(f)
-            }
+        .map(|f| match resolver.script[f] {
+            Some(scope) => resolver.scope_names[scope as usize].clone(),
+            None => resolver.surface(f),
         })
         .collect()
 }

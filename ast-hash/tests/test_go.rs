@@ -430,6 +430,7 @@ fn moving_a_function_to_another_package_is_behaviour() {
             "{x} -> {y}: {}",
             verdict.reason
         );
+        assert!(verdict.reason.contains("moved"), "{}", verdict.reason);
     }
     // Renaming the file keeps the package.
     let verdict = turn(&[("pkg/a.go", f)], &[("pkg/b.go", f)]);
