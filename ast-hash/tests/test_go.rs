@@ -218,6 +218,16 @@ fn a_name_is_visible_after_its_declaration() {
     let x = func("x, y := 1, 2\n{\n\tprintln(x)\n\tx := 3\n\t_ = x\n}\nreturn x + y");
     let y = func("x, y := 1, 2\n{\n\tprintln(y)\n\ty := 3\n\t_ = y\n}\nreturn x + y");
     assert_go_both(&x, &y, IntentEvolution);
+    // Renaming a local to a package-level name read only before the local is declared.
+    let pkg = |v: &str| {
+        format!("package p\n\nvar limit = 3\n\nfunc f() int {{\n\tprintln(limit)\n\t{v} := 5\n\treturn {v}\n}}\n")
+    };
+    assert_go_both(&pkg("d"), &pkg("limit"), AstRefactor);
+    // Read after it, it is the local: a change.
+    let after = |v: &str| {
+        format!("package p\n\nvar limit = 3\n\nfunc f() int {{\n\t{v} := 5\n\tprintln(limit)\n\treturn {v}\n}}\n")
+    };
+    assert_go_both(&after("d"), &after("limit"), IntentEvolution);
 }
 
 #[test]
