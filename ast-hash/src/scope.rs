@@ -57,6 +57,11 @@ struct Entry {
     names: bool,
     /// Some use other than a direct call was met.
     observed: bool,
+    /// The index in `pending` from which references see it: 0 for a binding visible
+    /// in its whole scope (hoisted), the end of its declaration for one declared
+    /// before use ([`Scopes::end_declaration`]); `u32::MAX` while that declaration
+    /// is still being walked.
+    visible_from: u32,
 }
 
 impl Entry {
@@ -122,6 +127,11 @@ pub(crate) struct Scopes<'s> {
     /// [`ScopeKind::Forward`] scopes holding bindings but not open yet: (the depth of
     /// the stack when the first binding was made, the scope).
     forward: Vec<(usize, ScopeId)>,
+    /// Where each declaration being walked whose names are visible only after it
+    /// ([`crate::lang::KindInfo::declares_after`]) started, as an index in `pending`,
+    /// and how many scopes were open then (bindings in scopes it opens, such as a
+    /// function literal's parameters, are not its own).
+    declarations: Vec<(u32, u32)>,
     base: usize,
     /// The alpha stream after `base` while it is patched, kept for the next scope.
     tail: Vec<u8>,
@@ -281,6 +291,10 @@ impl<'s> Scopes<'s> {
             }
             naming => naming,
         };
+        let declaring = self
+            .declarations
+            .last()
+            .is_some_and(|&(_, depth)| depth as usize == self.stack.len());
         let entry = self.bindings.entry((id, name)).or_insert_with(|| {
             scope.count += 1;
             Entry {
@@ -288,6 +302,7 @@ impl<'s> Scopes<'s> {
                 pinned: false,
                 names: false,
                 observed: false,
+                visible_from: if declaring { u32::MAX } else { 0 },
             }
         });
         entry.pinned |= naming == Naming::Always || target == BindTarget::ParamKeepName;
@@ -310,6 +325,32 @@ impl<'s> Scopes<'s> {
         true
     }
 
+    /// Starts a declaration whose names are visible only after it ends (Go's `x := x`
+    /// reads the outer `x`): bindings it makes are not seen by references before
+    /// [`Scopes::end_declaration`].
+    pub(crate) fn begin_declaration(&mut self) {
+        self.declarations
+            .push((self.pending.len() as u32, self.stack.len() as u32));
+    }
+
+    /// Ends the innermost declaration started by [`Scopes::begin_declaration`]: the
+    /// names it bound first are visible from here on.
+    pub(crate) fn end_declaration(&mut self) {
+        let Some((start, _)) = self.declarations.pop() else {
+            return;
+        };
+        let here = self.pending.len() as u32;
+        for p in &self.pending[start as usize..] {
+            if let What::Bind { scope, name, .. } = p.what {
+                if let Some(entry) = self.bindings.get_mut(&(scope, name)) {
+                    if entry.visible_from == u32::MAX {
+                        entry.visible_from = here;
+                    }
+                }
+            }
+        }
+    }
+
     /// Fills the placeholders into the alpha stream (after the outermost scope closed)
     /// and returns the free names met; `marks` are alpha offsets to move along.
     pub(crate) fn patch(&mut self, alpha: &mut Stream, marks: &mut [usize]) -> FreeNames<'s> {
@@ -326,12 +367,12 @@ impl<'s> Scopes<'s> {
         // First pin the names that functions or classes take from assignments, and
         // note which bindings some use other than a direct call reads.
         let uses_matter = self.if_observed && !self.callee_visible;
-        for p in &pending {
+        for (at, p) in pending.iter().enumerate() {
             let What::Ref { name, how } = p.what else {
                 continue;
             };
             if how == Use::Names || (how == Use::Value && uses_matter) {
-                if let Some((scope, _, _)) = self.binding_of(p.scope, name) {
+                if let Some((scope, _, _)) = self.binding_of(p.scope, name, at) {
                     if let Some(entry) = self.bindings.get_mut(&(scope, name)) {
                         entry.pinned |= how == Use::Names;
                         entry.observed = true;
@@ -344,7 +385,7 @@ impl<'s> Scopes<'s> {
                 entry.observed |= self.callee_visible || self.block_functions.contains(name);
             }
         }
-        for p in &pending {
+        for (at, p) in pending.iter().enumerate() {
             let rel = p.offset - self.base;
             alpha.buf.extend_from_slice(&tail[copied..rel]);
             copied = rel;
@@ -370,7 +411,7 @@ impl<'s> Scopes<'s> {
                         alpha.local(depth as usize, index as usize);
                     }
                 }
-                What::Ref { name, .. } => match self.resolve(p.scope, name) {
+                What::Ref { name, .. } => match self.resolve(p.scope, name, at) {
                     Some((depth, index, keep)) if !keep && !self.poisoned => {
                         alpha.local(depth, index)
                     }
@@ -399,20 +440,29 @@ impl<'s> Scopes<'s> {
         self.if_observed = false;
         self.callee_visible = false;
         self.block_functions.clear();
+        self.declarations.clear();
         free
     }
 
-    fn resolve(&self, scope: ScopeId, name: &str) -> Option<(usize, usize, bool)> {
-        self.binding_of(scope, name)
+    fn resolve(&self, scope: ScopeId, name: &str, at: usize) -> Option<(usize, usize, bool)> {
+        self.binding_of(scope, name, at)
             .map(|(_, depth, entry)| (depth, entry.index as usize, entry.keep()))
     }
 
-    /// The scope binding `name` as seen from `scope`, how far up it is, and its entry.
-    fn binding_of(&self, mut scope: ScopeId, name: &str) -> Option<(ScopeId, usize, Entry)> {
+    /// The scope binding `name` as seen from `scope` by the pending entry `at`, how far
+    /// up it is, and its entry.
+    fn binding_of(
+        &self,
+        mut scope: ScopeId,
+        name: &str,
+        at: usize,
+    ) -> Option<(ScopeId, usize, Entry)> {
         let mut depth = 0;
         loop {
             if let Some(&entry) = self.bindings.get(&(scope, name)) {
-                return Some((scope, depth, entry));
+                if entry.visible_from as usize <= at {
+                    return Some((scope, depth, entry));
+                }
             }
             scope = self.arena[scope as usize].parent?;
             depth += 1;

@@ -92,8 +92,10 @@ struct Resolver<'a> {
     /// Per file: the shared scope it declares its top-level names in (a classic
     /// script: the global one), by index in the turn's list of shared scopes.
     script: Vec<Option<u32>>,
+    /// The shared scopes, by index.
+    scope_names: Vec<String>,
     /// Declarations of each shared scope, when no file sharing one runs code at
-    /// load time.
+    /// load time (or its language predeclares them).
     script_globals: HashMap<(u32, &'a str), Vec<Hash128>>,
     /// Per file: the barrels re-exporting all of it with `export *`, if any.
     barrels: Vec<Vec<&'a str>>,
@@ -110,6 +112,7 @@ pub(crate) fn shared_scope(file: &FileAnalysis) -> Option<String> {
 
 impl<'a> Resolver<'a> {
     fn new(files: &'a [FileAnalysis]) -> Self {
+        let mut scopes: Vec<String> = Vec::new();
         let mut resolver = Resolver {
             files,
             paths: files
@@ -122,7 +125,6 @@ impl<'a> Resolver<'a> {
             imported: Vec::new(),
             exported: Vec::new(),
             script: {
-                let mut scopes: Vec<String> = Vec::new();
                 files
                     .iter()
                     .map(|file| {
@@ -135,8 +137,15 @@ impl<'a> Resolver<'a> {
                     })
                     .collect()
             },
+            scope_names: Vec::new(),
             script_globals: HashMap::default(),
             barrels: vec![Vec::new(); files.len()],
+        };
+        resolver.scope_names = scopes;
+        let predeclared = |file: &FileAnalysis| {
+            file.language
+                .and_then(language_named)
+                .is_some_and(|spec| spec.shared_scope_predeclared())
         };
         let quiet = files
             .iter()
@@ -150,7 +159,7 @@ impl<'a> Resolver<'a> {
             });
         for (f, file) in files.iter().enumerate() {
             for item in &file.detail.items {
-                if let (true, Some(scope)) = (quiet, resolver.script[f]) {
+                if let (true, Some(scope)) = (quiet || predeclared(file), resolver.script[f]) {
                     for name in &item.declared {
                         resolver
                             .script_globals
@@ -297,17 +306,15 @@ fn env_bytes(env: &[(&str, Rc<str>)]) -> Vec<u8> {
     out
 }
 
-/// Where importers find each file's exports (see `Resolver::surface`); empty for
-/// scripts, whose declarations are global.
+/// Where importers find each file's exports (see `Resolver::surface`); for files
+/// sharing a scope, its name (empty for scripts, whose declarations are global; a Go
+/// package's directory).
 pub(crate) fn surfaces(files: &[FileAnalysis]) -> Vec<String> {
     let resolver = Resolver::new(files);
     (0..files.len())
-        .map(|f| {
-            if resolver.script[f].is_some() {
-                String::new()
-            } else {
-                resolver.surface(f)
-            }
+        .map(|f| match resolver.script[f] {
+            Some(scope) => resolver.scope_names[scope as usize].clone(),
+            None => resolver.surface(f),
         })
         .collect()
 }
@@ -369,10 +376,12 @@ pub(crate) fn units(files: &[FileAnalysis]) -> Vec<Unit<'_>> {
                 .collect();
             let content = digest(Domain::Unit, &encode("decl", &alphas));
             let exports = group.iter().any(|&i| !items[i].exports.is_empty());
-            let surface = if exports && resolver.script[f].is_none() {
-                resolver.surface(f)
-            } else {
-                String::new()
+            // A declaration of a shared scope belongs to it (a Go package: moving one
+            // to another package is no refactor); the global scope of scripts is "".
+            let surface = match resolver.script[f] {
+                Some(scope) => resolver.scope_names[scope as usize].clone(),
+                None if exports => resolver.surface(f),
+                None => String::new(),
             };
             let id = digest(
                 Domain::Unit,
@@ -493,6 +502,16 @@ fn sequence<'a>(resolver: &Resolver<'a>, f: usize) -> Unit<'a> {
         .and_then(language_named)
         .is_some_and(|spec| spec.barriers_are_code())
         .then(|| reachable_from_barriers(file, resolver.script[f].is_some()));
+    // Files sharing a named scope (a Go package) run their load-time code in the
+    // order of their names: where that code is matters. (Classic scripts share the
+    // unnamed global scope, in an order no file says.)
+    if let Some(scope) = resolver.script[f] {
+        let name = &resolver.scope_names[scope as usize];
+        if barriers && !name.is_empty() {
+            let path = resolver.files[f].path.as_bytes();
+            bytes.extend_from_slice(&encode("file", &[path]));
+        }
+    }
     let flush = |run: &mut BTreeSet<&str>, bytes: &mut Vec<u8>| {
         if !run.is_empty() {
             let names: Vec<&[u8]> = run.iter().map(|n| n.as_bytes()).collect();

@@ -18,7 +18,8 @@ use intent_ast_hash::{
 const CORPORA: &[(&str, f64, f64)] = &[
     ("corpus", 0.97, 0.0),
     ("corpus-python", 0.98, 0.95),
-    ("corpus-rust", 0.98, 0.9),
+    ("corpus-rust", 0.98, 0.95),
+    ("corpus-go", 0.98, 0.95),
 ];
 
 pub(crate) fn read_tree(root: &Path) -> Vec<SourceFile> {
@@ -85,6 +86,11 @@ fn python_corpus_precision_and_recall() {
 #[test]
 fn rust_corpus_precision_and_recall() {
     run_corpus(CORPORA[2]);
+}
+
+#[test]
+fn go_corpus_precision_and_recall() {
+    run_corpus(CORPORA[3]);
 }
 
 fn run_corpus((dir, min_precision, min_recall): (&str, f64, f64)) {

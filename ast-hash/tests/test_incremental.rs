@@ -28,7 +28,12 @@ pub(crate) fn assert_incremental_equals_fresh(previous: &SourceFile, next: &Sour
 
 #[test]
 fn every_corpus_change_analyzed_incrementally_equals_a_fresh_analysis() {
-    for (corpus, min_pairs) in [("corpus", 40), ("corpus-python", 30), ("corpus-rust", 25)] {
+    for (corpus, min_pairs) in [
+        ("corpus", 40),
+        ("corpus-python", 30),
+        ("corpus-rust", 25),
+        ("corpus-go", 25),
+    ] {
         let pairs = corpus_pairs(corpus);
         assert!(
             pairs >= min_pairs,

@@ -69,7 +69,7 @@ fn check(files: &[SourceFile], edits: &[(usize, usize, usize, usize, usize)], pi
 #[test]
 fn every_line_deletion_of_every_corpus_file_reparses_like_fresh() {
     let mut checked = 0;
-    for corpus in ["corpus-python", "corpus-rust"] {
+    for corpus in ["corpus-python", "corpus-rust", "corpus-go"] {
         for file in corpus_files(corpus) {
             let lines: Vec<&str> = file.text.split_inclusive('\n').collect();
             for gone in 0..lines.len() {
@@ -84,7 +84,7 @@ fn every_line_deletion_of_every_corpus_file_reparses_like_fresh() {
             }
         }
     }
-    assert!(checked > 3000, "only {checked} deletions");
+    assert!(checked > 5000, "only {checked} deletions");
 }
 
 fn edits() -> impl Strategy<Value = Vec<(usize, usize, usize, usize, usize)>> {
@@ -111,6 +111,11 @@ proptest! {
     #[test]
     fn rust_line_edits_reparse_like_fresh(pick in any::<usize>(), edits in edits()) {
         check(&corpus_files("corpus-rust"), &edits, pick);
+    }
+
+    #[test]
+    fn go_line_edits_reparse_like_fresh(pick in any::<usize>(), edits in edits()) {
+        check(&corpus_files("corpus-go"), &edits, pick);
     }
 
     #[test]

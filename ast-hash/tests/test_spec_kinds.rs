@@ -30,6 +30,7 @@ const SPECS: &[(&str, &[&str], &[&str])] = &[
     ("javascript.rs", &["javascript"], &[]),
     ("python", &["python"], &[]),
     ("rust", &["rust"], &["macro_use"]),
+    ("go", &["go"], &["init", "nolint", "go_"]),
 ];
 
 /// The snake_case string literals of a Rust source, comments skipped.

@@ -3,6 +3,7 @@
 mod test_blocks;
 mod test_classify;
 mod test_corpus;
+mod test_go;
 mod test_grammar_fix;
 mod test_hashes;
 mod test_incremental;

@@ -11,6 +11,8 @@ use tree_sitter::Node;
 
 #[cfg(any(feature = "typescript", feature = "javascript"))]
 mod ecma;
+#[cfg(feature = "go")]
+pub mod go;
 #[cfg(feature = "javascript")]
 pub mod javascript;
 mod kinds;
@@ -246,9 +248,10 @@ pub enum Ctx {
     /// Identifiers are kept verbatim and are not references (JSX intrinsic tags,
     /// export aliases).
     Literal,
-    /// Identifiers are kept verbatim *and* are references (the tokens of a Rust macro
-    /// invocation, Rust's shorthand `S { x }`): renaming a local they name is a
-    /// change, and which binding they name still counts.
+    /// Identifiers are kept verbatim *and* are references: the tokens of a Rust macro
+    /// invocation, Rust's shorthand `S { x }`, a Go composite-literal key (a struct
+    /// field, or a map key naming a variable: the syntax cannot tell). Renaming a
+    /// local they name is a change, and which binding they name still counts.
     Verbatim,
 }
 
@@ -357,6 +360,14 @@ pub struct KindInfo {
     /// A node that may read local names by their text (Rust's `format!("{x}")`):
     /// [`LanguageSpec::reads_local_names`] decides per node.
     pub reads_names: bool,
+    /// Its punctuation children are kept as tokens: they tell its parts apart (Go's
+    /// `for init; cond; post` clause, where `for x++; ;` and `for ; ; x++` differ only
+    /// by where the semicolons are).
+    pub keep_punct: bool,
+    /// A declaration whose names are visible only after it ends, not in their whole
+    /// scope (Go: in `x := x + 1` the right `x` is the outer one, and a reference
+    /// before `x := ..` in the same block is too).
+    pub declares_after: bool,
 }
 
 impl KindInfo {
@@ -387,6 +398,8 @@ impl KindInfo {
             fold_case: false,
             doc_comment: false,
             reads_names: false,
+            keep_punct: false,
+            declares_after: false,
         }
     }
 }
@@ -504,6 +517,13 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// bundler annotations, formatter switches): changing one is not a comment edit.
     fn pragmas(&self) -> &'static [&'static str];
 
+    /// Returns whether a top-level comment is code that a tool compiles (a Go cgo
+    /// preamble): changing it is then not a comment edit, like a pragma. Asked for
+    /// top-level comments only; `false` (the default) for most languages.
+    fn comment_is_code(&self, _comment: Node<'_>, _src: &str) -> bool {
+        false
+    }
+
     /// Returns how the language writes comments.
     fn comment_syntax(&self) -> CommentSyntax;
 
@@ -527,6 +547,15 @@ pub trait LanguageSpec: Send + Sync + 'static {
         module_syntax: bool,
         uses: &dyn Fn(&str) -> bool,
     ) -> Option<String>;
+
+    /// Returns whether the names a file declares in its shared scope
+    /// ([`LanguageSpec::shared_scope`]) are visible to every file sharing it before any
+    /// file runs code at load time (Go's package scope), so that they resolve across
+    /// files even when some file has such code; `false` (the default) for classic
+    /// scripts, whose code may run before a later script declares a name.
+    fn shared_scope_predeclared(&self) -> bool {
+        false
+    }
 
     /// Returns whether a declaration is API by its own syntax or name (Python's public
     /// names, Go's capitals, Rust's `pub`); `None` where export wrappers decide
@@ -634,6 +663,11 @@ pub fn languages() -> &'static [Registered] {
         Registered {
             extensions: &["rs"],
             spec: &rust::RustLang,
+        },
+        #[cfg(feature = "go")]
+        Registered {
+            extensions: &["go"],
+            spec: &go::Go,
         },
     ];
     ALL

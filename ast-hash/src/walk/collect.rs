@@ -393,6 +393,7 @@ impl<'s> Walker<'s> {
                     .comments
                     .iter()
                     .filter(|c| markers.iter().any(|p| c.contains(p)))
+                    .chain(&self.code_comments)
                     .map(|c| squeeze(c))
                     .collect();
                 pragmas.sort();

@@ -140,8 +140,9 @@ impl<'s> Walker<'s> {
                 self.streams[ALPHA].leaf(kind_name, name.as_bytes());
                 true
             }
-            // Kept by name, and still a use of the binding it names.
-            IdentKind::Variable if ctx == Ctx::Verbatim => {
+            // Kept by name, and still a use of the binding it names (a token of a
+            // macro, a key that may be a field name or a variable).
+            IdentKind::Type | IdentKind::Variable if ctx == Ctx::Verbatim => {
                 self.streams[ALPHA].leaf(kind_name, name.as_bytes());
                 self.reference(kind_name, name);
                 false

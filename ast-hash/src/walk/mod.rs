@@ -126,6 +126,9 @@ struct Frame<'t> {
     decl_children: bool,
     item: bool,
     check_purity: bool,
+    /// It started a declaration of names visible only after it
+    /// ([`KindInfo::declares_after`]).
+    declaration: bool,
     /// Where the node ends (asking tree-sitter again is a call into C).
     end: usize,
     last_end: usize,
@@ -158,6 +161,8 @@ struct Walker<'s> {
     errors: Vec<ParseError>,
     error_signatures: Vec<String>,
     comments: Vec<&'s str>,
+    /// Top-level comments that are code ([`LanguageSpec::comment_is_code`]).
+    code_comments: Vec<&'s str>,
     /// Whether the identifier being emitted gives a function or class its `.name`.
     naming: Naming,
     /// The identifier being emitted is the callee of a direct call.
@@ -207,6 +212,7 @@ impl<'s> Walker<'s> {
             errors: Vec::new(),
             error_signatures: Vec::new(),
             comments: Vec::new(),
+            code_comments: Vec::new(),
             has_error: true,
             naming: Naming::No,
             callee: false,
@@ -304,6 +310,7 @@ impl<'s> Walker<'s> {
             decl_children: true,
             item: false,
             check_purity: false,
+            declaration: false,
             end: root.end_byte(),
             last_end: root.start_byte(),
             impure: false,
@@ -354,13 +361,17 @@ impl<'s> Walker<'s> {
         let gap_from = parent.last_end;
         parent.last_end = parent.last_end.max(end);
         self.gap(gap_from, start);
+        let kept_punct = info.role == Role::Punct && parent.info.keep_punct;
         match info.role {
             Role::Comment if !(info.doc_comment && self.spec.is_documentation(node, self.src)) => {
                 self.comments.push(&self.src[start..end]);
+                if frames.len() == 1 && self.spec.comment_is_code(node, self.src) {
+                    self.code_comments.push(&self.src[start..end]);
+                }
                 return false;
             }
             Role::Skip => return false,
-            Role::Punct if !(self.has_error && node.is_missing()) => {
+            Role::Punct if !(kept_punct || self.has_error && node.is_missing()) => {
                 self.layout.extend_from_slice(info.name.as_bytes());
                 return false;
             }
@@ -369,7 +380,7 @@ impl<'s> Walker<'s> {
         let missing = self.has_error && node.is_missing();
         // Operators and keywords inside a statement: a token in every stream, and
         // nothing below applies to them (no field, context, block or scope).
-        if info.role == Role::Token && !missing && frames.len() > 1 {
+        if (info.role == Role::Token || kept_punct) && !missing && frames.len() > 1 {
             let parent = frames.last().expect("a parent frame");
             if parent.opened && !parent.members {
                 self.all(|s| s.token(k));
@@ -583,6 +594,10 @@ impl<'s> Walker<'s> {
         if info.dynamic_scope {
             self.scopes.poisoned = true;
         }
+        let declaration = info.declares_after && !self.scopes.is_empty();
+        if declaration {
+            self.scopes.begin_declaration();
+        }
         let members = info.unordered && self.scopes.is_empty();
         if members {
             self.members.push(Members {
@@ -606,6 +621,7 @@ impl<'s> Walker<'s> {
             decl_children,
             item: top,
             check_purity,
+            declaration,
             end,
             last_end: start,
             impure: false,
@@ -626,6 +642,9 @@ impl<'s> Walker<'s> {
         }
         if frame.opened {
             self.all(|s| s.close());
+        }
+        if frame.declaration {
+            self.scopes.end_declaration();
         }
         // Forward scopes: the ones it holds pass on to its parent, or close; a waiting
         // one opens for the rest of its parent.
