@@ -19,8 +19,10 @@
 //!
 //! TypeScript (`.ts .mts .cts`, tree-sitter-typescript's `LANGUAGE_TYPESCRIPT`), TSX
 //! (`.tsx`, `LANGUAGE_TSX`) behind the `typescript` feature, and JavaScript/JSX
-//! (`.js .mjs .cjs .jsx`, tree-sitter-javascript) behind the `javascript` feature; both
-//! are on by default. Each is a [`lang::LanguageSpec`]; other files get text rules.
+//! (`.js .mjs .cjs .jsx`, tree-sitter-javascript) behind the `javascript` feature,
+//! Python (`.py .pyi`) behind `python`, Go (`.go`) behind `go` and Rust (`.rs`) behind
+//! `rust`; all are on by default. Each is a [`lang::LanguageSpec`] with its language's
+//! rules of what is behaviour (`docs/languages.md`); other files get text rules.
 //!
 //! # Blocks
 //!
