@@ -351,6 +351,20 @@ pub struct KindInfo {
 }
 
 impl KindInfo {
+    /// An anonymous token: dropped as punctuation when it is one of `punct`, else kept
+    /// by kind (an operator, a keyword). Evaluating a token runs no code.
+    pub fn token(kind: &'static str, punct: &[&str]) -> KindInfo {
+        KindInfo {
+            role: if punct.contains(&kind) {
+                Role::Punct
+            } else {
+                Role::Token
+            },
+            pure: true,
+            ..KindInfo::node(kind)
+        }
+    }
+
     /// A named node hashed structurally, with no other property.
     pub const fn node(name: &'static str) -> KindInfo {
         KindInfo {

@@ -88,18 +88,6 @@ impl LanguageSpec for JavaScript {
         ecma::import_bindings(self.ecma(), node, src)
     }
 
-    fn cook_string(&self, _node: Node<'_>, _src: &str, _out: &mut String) -> Option<bool> {
-        None
-    }
-
-    fn builtins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn imports_reenter(&self) -> bool {
-        true
-    }
-
     fn barriers_are_code(&self) -> bool {
         true
     }
@@ -132,9 +120,5 @@ impl LanguageSpec for JavaScript {
         uses: &dyn Fn(&str) -> bool,
     ) -> Option<String> {
         ecma::shared_scope(path, module_syntax, uses)
-    }
-
-    fn exported_by_itself(&self, _node: Node<'_>, _name: &str, _src: &str) -> Option<bool> {
-        None
     }
 }

@@ -31,7 +31,9 @@ pub use facts::{
     MemberKey, Naming, Role, ScopeKind, TopLevelRole,
 };
 
-/// Everything the language-neutral walk needs to know about one grammar.
+/// Everything the language-neutral walk needs to know about one grammar. Methods
+/// with a default answer for a language that has no such thing (no parentheses that
+/// matter, no re-exports, no builtins...); the defaults are the conservative answer.
 pub trait LanguageSpec: Send + Sync + 'static {
     /// Returns the stable language name (`typescript`, `tsx`, `javascript`).
     fn name(&self) -> &'static str;
@@ -72,7 +74,9 @@ pub trait LanguageSpec: Send + Sync + 'static {
 
     /// Returns whether a parenthesized expression must be kept under this parent
     /// (where parentheses change meaning, e.g. `(a?.b).c`).
-    fn keep_parens(&self, parent_kind: &str, field: Option<&str>) -> bool;
+    fn keep_parens(&self, _parent_kind: &str, _field: Option<&str>) -> bool {
+        false
+    }
 
     /// Returns whether a [`Role::Wrapper`] of kind `kind` is kept under this parent;
     /// by default, where [`LanguageSpec::keep_parens`] keeps parentheses. A wrapper
@@ -83,14 +87,20 @@ pub trait LanguageSpec: Send + Sync + 'static {
 
     /// Returns the synthetic wrapper kinds of a bare single arrow parameter (`x => x`
     /// hashes like `(x) => x`), outermost first; empty when the grammar has none.
-    fn bare_param_wrappers(&self) -> &'static [&'static str];
+    fn bare_param_wrappers(&self) -> &'static [&'static str] {
+        &[]
+    }
 
     /// Returns whether a top-level statement makes its file a module (an import or
     /// export statement), as opposed to a script sharing the global scope.
-    fn is_module_syntax(&self, node: Node<'_>) -> bool;
+    fn is_module_syntax(&self, _node: Node<'_>) -> bool {
+        false
+    }
 
     /// Returns the module source of an `export * from "source"` statement.
-    fn reexport_all(&self, node: Node<'_>, src: &str) -> Option<String>;
+    fn reexport_all(&self, _node: Node<'_>, _src: &str) -> Option<String> {
+        None
+    }
 
     /// Returns the import bindings of an import statement: (local name, imported name)
     /// and the module source, or `None` when the node is not such an import.
@@ -100,25 +110,35 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// (one literal), `Some(false)` when it holds code (interpolations) and is walked
     /// as a node, `None` to let the walk cook it (quotes dropped, `\'` and `\"`
     /// unescaped).
-    fn cook_string(&self, node: Node<'_>, src: &str, out: &mut String) -> Option<bool>;
+    fn cook_string(&self, _node: Node<'_>, _src: &str, _out: &mut String) -> Option<bool> {
+        None
+    }
 
     /// Returns the global names of the language's runtime that never run the file's
     /// own code unless handed it (`len`, `frozenset`): code at load time that calls
     /// only these cannot reach a declaration it does not name.
-    fn builtins(&self) -> &'static [&'static str];
+    fn builtins(&self) -> &'static [&'static str] {
+        &[]
+    }
 
     /// Returns whether an imported module's code, run while this file loads, may
     /// call back into this file (ES module cycles do); `false` where a module is
     /// loaded whole before its importer goes on (Python, barring circular imports).
-    fn imports_reenter(&self) -> bool;
+    fn imports_reenter(&self) -> bool {
+        true
+    }
 
     /// Returns whether a barrier matters to the declarations around it only through
     /// the code it runs at load time (so a declaration it cannot reach may cross it),
     /// rather than also scoping what follows it in the text (Rust's `macro_rules!`).
-    fn barriers_are_code(&self) -> bool;
+    fn barriers_are_code(&self) -> bool {
+        false
+    }
 
     /// Returns what a referenced name does to local scopes, if anything.
-    fn dynamic_name(&self, name: &str) -> Option<DynamicName>;
+    fn dynamic_name(&self, _name: &str) -> Option<DynamicName> {
+        None
+    }
 
     /// Returns the markers of comments that tools act on (type checker directives,
     /// bundler annotations, formatter switches): changing one is not a comment edit.
@@ -167,7 +187,9 @@ pub trait LanguageSpec: Send + Sync + 'static {
     /// Returns whether a declaration is API by its own syntax or name (Python's public
     /// names, Go's capitals, Rust's `pub`); `None` where export wrappers decide
     /// ([`KindInfo::export_wrapper`]).
-    fn exported_by_itself(&self, node: Node<'_>, name: &str, src: &str) -> Option<bool>;
+    fn exported_by_itself(&self, _node: Node<'_>, _name: &str, _src: &str) -> Option<bool> {
+        None
+    }
 
     /// Returns whether a comment of a [`KindInfo::doc_comment`] kind is documentation
     /// (Rust's `///`, which rustdoc renders and doctests run): it is then hashed like

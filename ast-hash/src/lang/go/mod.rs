@@ -35,8 +35,8 @@ use tree_sitter::Node;
 
 use super::kinds::{few_children, Kinds};
 use super::{
-    BindTarget, BlockKind, CommentSyntax, Ctx, DynamicName, IdentKind, ImportInfo, KindInfo,
-    LanguageSpec, MemberKey, Naming, Role, ScopeKind, Site, TopLevelRole,
+    BindTarget, BlockKind, CommentSyntax, Ctx, IdentKind, ImportInfo, KindInfo, LanguageSpec,
+    MemberKey, Naming, Role, ScopeKind, Site, TopLevelRole,
 };
 
 /// The Go grammar.
@@ -151,15 +151,7 @@ const BINDS_CHILDREN: &[&str] = &[
 
 fn kind_info(kind: &'static str, named: bool) -> KindInfo {
     if !named {
-        return KindInfo {
-            role: if PUNCT.contains(&kind) {
-                Role::Punct
-            } else {
-                Role::Token
-            },
-            pure: true,
-            ..KindInfo::node(kind)
-        };
+        return KindInfo::token(kind, PUNCT);
     }
     let function_like = FUNCTION_SCOPES.contains(&kind);
     KindInfo {
@@ -391,29 +383,8 @@ impl LanguageSpec for Go {
         decl::top_level_role(self.kinds(), node, src)
     }
 
-    /// Go's parentheses never change meaning once parsed.
-    fn keep_parens(&self, _parent_kind: &str, _field: Option<&str>) -> bool {
-        false
-    }
-
-    fn bare_param_wrappers(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn is_module_syntax(&self, _node: Node<'_>) -> bool {
-        false
-    }
-
-    fn reexport_all(&self, _node: Node<'_>, _src: &str) -> Option<String> {
-        None
-    }
-
     fn import_bindings(&self, node: Node<'_>, src: &str) -> Option<ImportInfo> {
         decl::import_bindings(self.kinds(), node, src)
-    }
-
-    fn cook_string(&self, _node: Node<'_>, _src: &str, _out: &mut String) -> Option<bool> {
-        None
     }
 
     fn builtins(&self) -> &'static [&'static str] {
@@ -427,10 +398,6 @@ impl LanguageSpec for Go {
 
     fn barriers_are_code(&self) -> bool {
         true
-    }
-
-    fn dynamic_name(&self, _name: &str) -> Option<DynamicName> {
-        None
     }
 
     fn pragmas(&self) -> &'static [&'static str] {

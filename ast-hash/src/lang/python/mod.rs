@@ -97,15 +97,7 @@ const COMPREHENSIONS: &[&str] = &[
 
 fn kind_info(kind: &'static str, named: bool) -> KindInfo {
     if !named {
-        return KindInfo {
-            role: if PUNCT.contains(&kind) {
-                Role::Punct
-            } else {
-                Role::Token
-            },
-            pure: true,
-            ..KindInfo::node(kind)
-        };
+        return KindInfo::token(kind, PUNCT);
     }
     let function_like = matches!(kind, "function_definition" | "lambda");
     // Parentheses around a tuple are optional where these stand.
@@ -417,18 +409,6 @@ impl LanguageSpec for Python {
 
     fn top_level_role(&self, node: Node<'_>, src: &str) -> TopLevelRole {
         decl::top_level_role(self.kinds(), node, src)
-    }
-
-    fn keep_parens(&self, _parent_kind: &str, _field: Option<&str>) -> bool {
-        false
-    }
-
-    fn bare_param_wrappers(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn is_module_syntax(&self, _node: Node<'_>) -> bool {
-        false
     }
 
     fn reexport_all(&self, node: Node<'_>, src: &str) -> Option<String> {

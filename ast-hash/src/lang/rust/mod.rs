@@ -49,8 +49,8 @@ use tree_sitter::Node;
 
 use super::kinds::{few_children, text, Kinds};
 use super::{
-    BindTarget, BlockKind, CommentSyntax, Ctx, DynamicName, IdentKind, ImportInfo, KindInfo,
-    LanguageSpec, MemberKey, Naming, Role, ScopeKind, Site, TopLevelRole,
+    BindTarget, BlockKind, CommentSyntax, Ctx, IdentKind, ImportInfo, KindInfo, LanguageSpec,
+    MemberKey, Naming, Role, ScopeKind, Site, TopLevelRole,
 };
 
 /// The Rust grammar.
@@ -126,15 +126,7 @@ const LITERAL_CONTEXTS: &[&str] = &[
 
 fn kind_info(kind: &'static str, named: bool) -> KindInfo {
     if !named {
-        return KindInfo {
-            role: if PUNCT.contains(&kind) {
-                Role::Punct
-            } else {
-                Role::Token
-            },
-            pure: true,
-            ..KindInfo::node(kind)
-        };
+        return KindInfo::token(kind, PUNCT);
     }
     let function_like = matches!(kind, "function_item" | "closure_expression");
     KindInfo {
@@ -429,41 +421,12 @@ impl LanguageSpec for RustLang {
         }
     }
 
-    fn bare_param_wrappers(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn is_module_syntax(&self, _node: Node<'_>) -> bool {
-        false
-    }
-
     fn reexport_all(&self, node: Node<'_>, src: &str) -> Option<String> {
         decl::reexport_all(self.kinds(), node, src)
     }
 
     fn import_bindings(&self, _node: Node<'_>, _src: &str) -> Option<ImportInfo> {
         // `use` declarations are units of their own (their paths hashed), not imports.
-        None
-    }
-
-    fn cook_string(&self, _node: Node<'_>, _src: &str, _out: &mut String) -> Option<bool> {
-        None
-    }
-
-    fn builtins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn imports_reenter(&self) -> bool {
-        // No code runs at load time; macro invocations at item level stay ordered.
-        true
-    }
-
-    fn barriers_are_code(&self) -> bool {
-        false
-    }
-
-    fn dynamic_name(&self, _name: &str) -> Option<DynamicName> {
         None
     }
 
