@@ -11,12 +11,14 @@
 //! file is a Bash `rm` (PreToolUse, delete, PostToolUse). Then sampled lines of the
 //! final files are asked to `intent why FILE:LINE --json` and to `git log -L` on
 //! the source clone, and every file to `intent blame --json`; the ground-truth block
-//! of a line comes from a fresh `intent_ast_hash::analyze` of the final text.
+//! of a line comes from a fresh analysis of the final text (see `INTENT_REPLAY_LANG`).
 //!
 //! Run with `cargo bench -p intent-cli --bench replay`. Environment:
-//! `INTENT_REPLAY_LANG` (`typescript` (default), `python`: picks the bundle of
-//! `shared/fixtures/` and the file endings; Python's ground-truth blocks come from
-//! CPython's `ast` — a parser that is not the one under test — through `python3`),
+//! `INTENT_REPLAY_LANG` (`typescript` (default), `python`, `go`, `rust`: picks the
+//! bundle of `shared/fixtures/` and the file endings; the ground-truth blocks come
+//! from a parser that is not the one under test — CPython's `ast` through `python3`
+//! for Python, the standard library's `go/ast` through `go run` for Go, `syn` through
+//! `benches/tools/rust-truth` for Rust — and from `intent_ast_hash` for TypeScript),
 //! `INTENT_REPLAY_BUNDLE` (the history), `INTENT_REPLAY_COMMITS` (replay the first N
 //! commits; default all), `INTENT_REPLAY_SAMPLES` (default 300), `INTENT_REPLAY_SEED`
 //! (default 1), `INTENT_REPLAY_KEEP=1` (keep both temp dirs and print them),
@@ -33,6 +35,8 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+#[path = "support/go_truth.rs"]
+mod go_truth;
 #[path = "support/python_truth.rs"]
 mod python_truth;
 #[path = "support/replay_git.rs"]
@@ -47,6 +51,10 @@ mod replay_truth;
 mod replay_turns;
 #[path = "support/replay_workspace.rs"]
 mod replay_workspace;
+#[path = "support/rust_truth.rs"]
+mod rust_truth;
+#[path = "support/truth_tool.rs"]
+mod truth_tool;
 
 use replay_git::Source;
 use replay_report::{Entry, Sample};
@@ -168,7 +176,8 @@ fn main() {
     }
     let tree = check_tree(&mut source, &ws, &last);
 
-    // Ground truth: the final files, analysed afresh (Python: by CPython's `ast`).
+    // Ground truth: the final files, analysed afresh by a parser that is not the one
+    // under test (TypeScript: by `intent_ast_hash`, for want of one).
     let texts: Vec<(String, String)> = source
         .replayed_files(&last)
         .unwrap_or_else(|e| fail("ls-tree", e))
@@ -178,17 +187,36 @@ fn main() {
             (p.clone(), String::from_utf8_lossy(&bytes).into_owned())
         })
         .collect();
-    let (files, truth_parser, truth_errors) = if cfg.lang == "python" {
-        let (files, errors) =
-            python_truth::analyze(&texts).unwrap_or_else(|e| fail("python3 ast", e));
-        (files, "python3 ast", errors)
-    } else {
-        let files: Vec<FileTruth> = texts
-            .iter()
-            .map(|(p, t)| FileTruth::analyze(p, t))
-            .collect();
-        (files, "intent_ast_hash (the parser under test)", Vec::new())
+    let (files, truth_parser, truth_errors) = match cfg.lang {
+        "python" => {
+            let (files, errors) =
+                python_truth::analyze(&texts).unwrap_or_else(|e| fail("python3 ast", e));
+            (files, "python3 ast".to_string(), errors)
+        }
+        "go" => {
+            let version = go_truth::version().unwrap_or_else(|e| fail("go", e));
+            let (files, errors) = go_truth::analyze(&texts).unwrap_or_else(|e| fail("go/ast", e));
+            (files, format!("go/ast ({version})"), errors)
+        }
+        "rust" => {
+            let (files, errors) = rust_truth::analyze(&texts).unwrap_or_else(|e| fail("syn", e));
+            (files, "syn 2".to_string(), errors)
+        }
+        _ => {
+            let files: Vec<FileTruth> = texts
+                .iter()
+                .map(|(p, t)| FileTruth::analyze(p, t))
+                .collect();
+            (
+                files,
+                "intent_ast_hash (the parser under test)".to_string(),
+                Vec::new(),
+            )
+        }
     };
+    for e in &truth_errors {
+        eprintln!("  truth ({truth_parser}) cannot parse {e}");
+    }
     let pop = replay_truth::population(&files);
     let picks = replay_truth::sample(&pop, cfg.samples, cfg.seed);
     eprintln!(
