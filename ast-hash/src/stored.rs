@@ -57,7 +57,8 @@ pub fn encode(analysis: &FileAnalysis) -> Vec<u8> {
 
 /// Restores an analysis of `file` from bytes made by [`encode`]; `None` when the
 /// bytes are damaged or were made from another path, another text, another
-/// hashing scheme, another grammar revision or a grammar this build does not have.
+/// hashing scheme, another grammar revision, a grammar this build does not have, or
+/// without a grammar this build has.
 pub fn decode(bytes: &[u8], file: &SourceFile) -> Option<FileAnalysis> {
     let stored: Stored = postcard::from_bytes(bytes).ok()?;
     if stored.scheme != SCHEME_VERSION
@@ -68,6 +69,9 @@ pub fn decode(bytes: &[u8], file: &SourceFile) -> Option<FileAnalysis> {
         return None;
     }
     let language = match stored.language {
+        // Stored by a build without a grammar for this file (Python before 0.2, say):
+        // this build parses it.
+        None if crate::lang::language_for_path(&file.path).is_some() => return None,
         None => None,
         Some(name) => Some(
             languages()

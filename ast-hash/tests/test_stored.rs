@@ -71,6 +71,21 @@ fn files_without_a_grammar_round_trip() {
 }
 
 #[test]
+fn an_analysis_stored_without_a_grammar_this_build_has_is_parsed_again() {
+    // What a build without Python stored for a Python file: no language, no blocks.
+    let file = SourceFile::new("app/greet.py", "def greet(name):\n    return name\n");
+    let mut old = analyze(&file);
+    assert_eq!(old.language, Some("python"));
+    old.language = None;
+    old.blocks.clear();
+    old.hashes = None;
+    assert!(stored::decode(&stored::encode(&old), &file).is_none());
+    // This build's own analysis restores.
+    let restored = stored::decode(&stored::encode(&analyze(&file)), &file).unwrap();
+    assert_eq!(restored.blocks.len(), 1);
+}
+
+#[test]
 fn only_files_without_a_stored_analysis_are_parsed() {
     use intent_ast_hash::Prepared;
     let old = SourceFile::new("src/service.ts", SOURCE);
