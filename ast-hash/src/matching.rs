@@ -333,8 +333,9 @@ pub(crate) fn block_tokens<'t>(file: &'t FileAnalysis, block: &Block) -> Tokens<
     tokens(file.block_text(block), comments)
 }
 
-/// Splits source text into a multiset of tokens: words, numbers, quoted strings and
-/// single operator characters; whitespace and comments are skipped.
+/// Splits source text into a multiset of tokens: words and numbers, and the words
+/// inside strings; punctuation, operators, whitespace and comments are skipped (they
+/// are in every block, and made unrelated blocks look alike).
 pub(crate) fn tokens(text: &str, comments: CommentSyntax) -> Tokens<'_> {
     let bytes = text.as_bytes();
     let mut out: Tokens<'_> = HashMap::new();
@@ -378,11 +379,23 @@ pub(crate) fn tokens(text: &str, comments: CommentSyntax) -> Tokens<'_> {
                 i += if bytes[i] == b'\\' { 2 } else { 1 };
             }
             i = (i + 1).min(bytes.len());
+            // The words of a string, not the string: editing a long template keeps
+            // most of them.
+            let inner = &text[start..i.min(text.len())];
+            for word in inner
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+            {
+                *out.entry(word).or_default() += 1;
+            }
+            continue;
         } else {
+            // Punctuation and operators are in every block: they tell none apart.
             i += 1;
             while i < bytes.len() && !text.is_char_boundary(i) {
                 i += 1;
             }
+            continue;
         }
         *out.entry(&text[start..i]).or_default() += 1;
     }

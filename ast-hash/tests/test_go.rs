@@ -112,6 +112,10 @@ fn blocks_are_functions_methods_types_fields_and_specs() {
     // A method of an unexported type is not API.
     let b = analyze_as("p/a.go", "package p\ntype t struct{}\nfunc (t) M() {}\n");
     assert!(!block(&b, "t.M").exported);
+    // A const spec of several names is named by its names (the grammar puts the
+    // commas in the `name` field too).
+    let c = analyze_as("p/c.go", "package p\n\nconst (\n\te, f = 1, 2\n)\n");
+    assert_eq!(block(&c, "e, f").kind, BlockKind::Const);
 }
 
 #[test]

@@ -92,3 +92,51 @@ fn comment_and_whitespace_edits_are_reformats_and_keys_are_unique() {
     assert_eq!(keys, ["f", "f#2", "f#3"]);
     assert_eq!(overloads.block_keys(), keys);
 }
+
+/// Found on the Go and Rust replays: punctuation and keywords made unrelated short
+/// blocks look alike (a deleted test "merged" into an impl; a method "renamed" into
+/// another type's method), and a template string was one token, so editing it lost
+/// the block's identity.
+#[test]
+fn unrelated_short_blocks_are_not_linked_and_edited_templates_keep_their_identity() {
+    let before = [analyze_as(
+        "src/a.rs",
+        "impl S {\n    fn f(&self) -> u8 {\n        self.x\n    }\n}\n\n#[test]\nfn verify_app() {\n    build_app().debug_assert()\n}\n",
+    )];
+    let after = [analyze_as(
+        "src/a.rs",
+        "impl S {\n    fn f(&self) -> u8 {\n        self.x\n    }\n\n    fn g(&self) -> u8 {\n        self.y\n    }\n}\n",
+    )];
+    let matches = match_blocks(&before, &after);
+    let origins = find_origins(&before, &after, &matches);
+    assert!(origins.is_empty(), "{origins:#?}");
+
+    let before = [analyze_as(
+        "flag.go",
+        "package cli\n\nfunc (f *DurationFlag) RunAction(c *Context) error {\n\tif f.Action != nil {\n\t\treturn f.Action(c, c.Duration(f.Name))\n\t}\n\treturn nil\n}\n",
+    )];
+    let after = [analyze_as(
+        "flag.go",
+        "package cli\n\nfunc (i durationValue) Create(val time.Duration, p *time.Duration, c NoConfig) Value {\n\t*p = val\n\treturn (*durationValue)(p)\n}\n",
+    )];
+    let matches = match_blocks(&before, &after);
+    assert!(
+        matches.iter().all(|m| m.event != LineageEvent::Renamed),
+        "{matches:#?}"
+    );
+
+    let template = |name: &str, field: &str| {
+        format!("package cli\n\nvar {name} = `NAME:\n   {{{{.{field}}}}} - {{{{.Usage}}}}\n\nUSAGE:\n   {{{{.{field}}}}} [global options] command [command options] [arguments...]\n\nVERSION:\n   {{{{.Version}}}}\n\nCOMMANDS:\n{{{{range .Commands}}}}   {{{{join .Names \", \"}}}}{{{{ \"\\t\" }}}}{{{{.Usage}}}}\n{{{{end}}}}`\n")
+    };
+    let before = [analyze_as(
+        "template.go",
+        &template("AppHelpTemplate", "HelpName"),
+    )];
+    let after = [analyze_as(
+        "template.go",
+        &template("RootCommandHelpTemplate", "FullName"),
+    )];
+    let matches = match_blocks(&before, &after);
+    assert_eq!(matches.len(), 1, "{matches:#?}");
+    assert_eq!(matches[0].event, LineageEvent::Renamed, "{matches:#?}");
+}

@@ -9,8 +9,10 @@ use crate::lang::{BlockKind, ImportInfo, MemberKey, TopLevelRole};
 /// The names a declaration node declares (several for `var a, b = 1, 2`), in order.
 fn names<'s>(node: Node<'_>, src: &'s str) -> Vec<&'s str> {
     let mut cursor = node.walk();
+    // tree-sitter-go puts the commas of `const a, b = ..` in the `name` field too.
     let names: Vec<&str> = node
         .children_by_field_name("name", &mut cursor)
+        .filter(|n| n.is_named())
         .map(|n| text(n, src))
         .collect();
     names
