@@ -134,7 +134,7 @@ pub enum Role {
     Str,
     /// A wrapper (parentheses, a JSX `{ }`, a union with a leading `|`): transparent —
     /// its anonymous tokens dropped — when it wraps at most one named node, unless
-    /// [`LanguageSpec::keep_parens`] says the parentheses matter where it stands.
+    /// [`LanguageSpec::keep_parens`](super::LanguageSpec::keep_parens) says the parentheses matter where it stands.
     Wrapper,
     /// JSX text: hashed as the text React renders (lines trimmed and joined).
     JsxText,
@@ -194,7 +194,7 @@ pub enum BindTarget {
     /// An assignment target (`[a, b] = pair`): references, not bindings.
     Assign,
     /// A binding visible only after its declaration (Rust's `let`): it lands in a
-    /// [`ScopeKind::Forward`] scope that opens where [`LanguageSpec::opens_forward`]
+    /// [`ScopeKind::Forward`] scope that opens where [`LanguageSpec::opens_forward`](super::LanguageSpec::opens_forward)
     /// says.
     Forward,
 }
@@ -289,7 +289,7 @@ pub struct KindInfo {
     /// The scope it opens, if any.
     pub scope: Option<ScopeKind>,
     /// Its children's binding context may differ from its own (declarators,
-    /// parameter lists, patterns...): when false, [`LanguageSpec::context`] is not
+    /// parameter lists, patterns...): when false, [`LanguageSpec::context`](super::LanguageSpec::context) is not
     /// asked and its named children are read in [`Ctx::Normal`].
     pub binds_children: bool,
     /// The block it is when it sits at declaration level.
@@ -327,18 +327,18 @@ pub struct KindInfo {
     /// its top-level statement may move.
     pub declarator: bool,
     /// A function whose single bare parameter (`x => x`) hashes like a parenthesized
-    /// one ([`LanguageSpec::bare_param_wrappers`]).
+    /// one ([`LanguageSpec::bare_param_wrappers`](super::LanguageSpec::bare_param_wrappers)).
     pub bare_param: bool,
     /// Its string children are raw: backslashes are literal (JSX attributes).
     pub raw_strings: bool,
     /// A literal whose letter case is not meaning (`0XFF` is `0xff`, `1E3` is `1e3`):
     /// hashed lowercased.
     pub fold_case: bool,
-    /// A comment kind that may be documentation ([`LanguageSpec::is_documentation`]
+    /// A comment kind that may be documentation ([`LanguageSpec::is_documentation`](super::LanguageSpec::is_documentation)
     /// decides per node): documentation is hashed like code, not dropped.
     pub doc_comment: bool,
     /// A node that may read local names by their text (Rust's `format!("{x}")`):
-    /// [`LanguageSpec::reads_local_names`] decides per node.
+    /// [`LanguageSpec::reads_local_names`](super::LanguageSpec::reads_local_names) decides per node.
     pub reads_names: bool,
     /// Its punctuation children are kept as tokens: they tell its parts apart (Go's
     /// `for init; cond; post` clause, where `for x++; ;` and `for ; ; x++` differ only
