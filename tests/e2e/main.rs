@@ -51,9 +51,9 @@ mod test_snapshots;
 mod test_static_build;
 mod test_tamper;
 mod test_why;
+mod test_why_languages;
 mod test_why_lines;
 mod test_why_lines_git;
-mod test_why_python;
 mod test_why_truth;
 
 #[test]

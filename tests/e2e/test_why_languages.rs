@@ -1,6 +1,7 @@
-//! Python through the hooks, answered by block: a function moved between two modules
-//! of one package (a refactor), then changed (an evolution), followed by `why`; a
-//! reformat with a local rename recorded as a refactor.
+//! Python, Go and Rust through the hooks, answered by block: a Python function moved
+//! between two modules of one package (a refactor), then changed (an evolution),
+//! followed by `why`; a reformat with a local rename recorded as a refactor; a Go
+//! method and a Rust `impl` method named and followed by `why`.
 
 use serde_json::Value;
 
@@ -122,4 +123,46 @@ fn a_black_reformat_with_a_local_rename_is_recorded_as_a_refactor() {
     );
     let answer: Value = json_of(&ws, &["why", "app/util.py:2"]);
     assert_eq!(answer["level"], "block", "{answer:#}");
+}
+
+#[test]
+fn go_methods_and_rust_impl_methods_answer_by_block() {
+    let ws = workspace();
+    turn(&ws, "INT-001", "p1", "Key helpers");
+    let go_v1 = "package app\n\ntype Ring struct {\n\tkeys []string\n}\n\nfunc (r *Ring) Newest(n int) []string {\n\treturn r.keys[len(r.keys)-n:]\n}\n";
+    let rs_v1 = "pub struct Ring {\n    keys: Vec<String>,\n}\n\nimpl Ring {\n    pub fn newest(&self, n: usize) -> &[String] {\n        &self.keys[self.keys.len() - n..]\n    }\n}\n";
+    traced_write(&ws, "p1", "app/ring.go", go_v1, "w1");
+    traced_write(&ws, "p1", "app/ring.rs", rs_v1, "w2");
+
+    turn(&ws, "INT-002", "p2", "Tidy");
+    // gofmt-style reflow and a parameter rename: a refactor in Go.
+    let go_v2 = "package app\n\ntype Ring struct {\n\tkeys []string\n}\n\nfunc (r *Ring) Newest(count int) []string {\n\treturn r.keys[len(r.keys)-count:]\n}\n";
+    let go = traced_write(&ws, "p2", "app/ring.go", go_v2, "w3");
+    assert_eq!(go.data["mutation_class"], "AST_REFACTOR", "{}", go.data);
+    turn(&ws, "INT-003", "p3", "Smaller fingerprints");
+    let rs_v2 = "pub struct Ring {\n    keys: Vec<String>,\n}\n\nimpl Ring {\n    pub fn newest(&self, n: usize) -> &[String] {\n        let n = n.min(self.keys.len());\n        &self.keys[self.keys.len() - n..]\n    }\n}\n";
+    let rs = traced_write(&ws, "p3", "app/ring.rs", rs_v2, "w4");
+    assert_eq!(rs.data["mutation_class"], "INTENT_EVOLUTION", "{}", rs.data);
+
+    let go = json_of(&ws, &["why", "app/ring.go:8"]);
+    assert_eq!(go["level"], "block", "{go:#}");
+    assert_eq!(go["block"]["name"], "Ring.Newest", "{go:#}");
+    assert_eq!(go["block"]["kind"], "method", "{go:#}");
+    assert_eq!(go["last_touched"]["intent_id"], "INT-002", "{go:#}");
+    assert_eq!(
+        go["last_behaviour_change"]["intent_id"], "INT-001",
+        "{go:#}"
+    );
+
+    let rs = json_of(&ws, &["why", "app/ring.rs:7"]);
+    assert_eq!(rs["level"], "block", "{rs:#}");
+    assert_eq!(rs["block"]["name"], "Ring.newest", "{rs:#}");
+    assert_eq!(rs["last_touched"]["intent_id"], "INT-003", "{rs:#}");
+    let enclosing: Vec<&str> = rs["enclosing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(enclosing, ["Ring"], "{rs:#}");
 }
