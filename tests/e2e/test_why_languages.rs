@@ -165,4 +165,17 @@ fn go_methods_and_rust_impl_methods_answer_by_block() {
         .map(|b| b["name"].as_str().unwrap())
         .collect();
     assert_eq!(enclosing, ["Ring"], "{rs:#}");
+    // `intent doctor` names how deep each language of the traced files is answered.
+    let doctor = json_of(&ws, &["doctor"]);
+    let languages = doctor["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "languages")
+        .unwrap_or_else(|| panic!("{doctor:#}"));
+    let detail = languages["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("Go 1 by block") && detail.contains("Rust 1 by block"),
+        "{detail}"
+    );
 }

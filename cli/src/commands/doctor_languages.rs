@@ -80,8 +80,8 @@ pub fn languages(workspace: &Workspace) -> (&'static str, String) {
     (
         "ok",
         format!(
-            "traced files: {} (block: TypeScript/JavaScript declarations; line: every other \
-             text file; file: binary or too large)",
+            "traced files: {} (block: TypeScript, JavaScript, Python, Go and Rust \
+             declarations; line: every other text file; file: binary or too large)",
             list.join(", ")
         ),
     )
