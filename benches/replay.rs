@@ -139,6 +139,7 @@ fn sample_line(
             class: h["mutation_class"].as_str().map(str::to_string),
             path: h["path"].as_str().unwrap_or("").to_string(),
             seq: h["seq"].as_u64().unwrap_or(0),
+            inherited_from: h["inherited_from"].as_str().map(str::to_string),
         })
         .collect();
     Sample {
@@ -149,6 +150,9 @@ fn sample_line(
         git_ms,
         ours,
         block: block_of(&answer["block"]),
+        last_edit: answer["last_edit"]["intent_id"]
+            .as_str()
+            .map(str::to_string),
         outside_ledger: answer["outside_ledger"].as_bool().unwrap_or(false),
         note: answer["note"].as_str().map(str::to_string),
         why_ms,

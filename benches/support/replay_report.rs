@@ -18,6 +18,8 @@ pub struct Entry {
     pub class: Option<String>,
     pub path: String,
     pub seq: u64,
+    /// The block this entry was inherited from at a split or merge.
+    pub inherited_from: Option<String>,
 }
 
 /// One sampled line, both answers.
@@ -31,6 +33,8 @@ pub struct Sample {
     /// Our history, newest first.
     pub ours: Vec<Entry>,
     pub block: Option<TBlock>,
+    /// Our `last_edit` (the newest change to the text, pure moves skipped).
+    pub last_edit: Option<String>,
     pub outside_ledger: bool,
     pub note: Option<String>,
     pub why_ms: f64,
@@ -50,7 +54,14 @@ impl Sample {
             .collect()
     }
 
+    /// Our last edit is git's last commit (`git log -L` names the commit that
+    /// last changed the lines; a move that carried them unchanged is not one).
     fn last_change_agrees(&self) -> bool {
+        self.last_edit.is_some() && self.last_edit == self.git.first().map(|&i| intent_id(i))
+    }
+
+    /// Our newest entry of any kind (moves included) is git's last commit.
+    fn last_touched_agrees(&self) -> bool {
         let ours = self.ours.first().and_then(|e| e.intent.clone());
         ours.is_some() && ours == self.git.first().map(|&i| intent_id(i))
     }
@@ -110,7 +121,7 @@ impl Sample {
             "extra": ours.difference(&git).collect::<Vec<_>>(),
             "ours_detail": self.ours.iter().map(|e| json!({
                 "intent_id": e.intent, "event": e.event, "mutation_class": e.class,
-                "path": e.path, "seq": e.seq,
+                "path": e.path, "seq": e.seq, "inherited_from": e.inherited_from,
             })).collect::<Vec<_>>(),
             "outside_ledger": self.outside_ledger,
             "note": self.note,
@@ -144,6 +155,24 @@ pub fn compare(samples: &[Sample]) -> (Value, Vec<Value>) {
         git_n += git.len();
         ours_n += ours.len();
     }
+    // Our entries git does not list, by why we list them.
+    let mut extra_kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in samples {
+        let git: BTreeSet<String> = s.git_ids().into_iter().collect();
+        let mut seen = BTreeSet::new();
+        for e in &s.ours {
+            let id = e.intent.clone().unwrap_or_else(|| "-".into());
+            if git.contains(&id) || !seen.insert(id) {
+                continue;
+            }
+            let kind = match (&e.inherited_from, e.path == s.file) {
+                (Some(_), _) => "inherited at a split or merge",
+                (None, false) => "before a move from another file",
+                (None, true) => "this block, this file",
+            };
+            *extra_kinds.entry(kind).or_default() += 1;
+        }
+    }
     let mut tag_counts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut disagreements = Vec::new();
     for s in samples {
@@ -158,6 +187,7 @@ pub fn compare(samples: &[Sample]) -> (Value, Vec<Value>) {
     let metrics = json!({
         "samples": samples.len(),
         "last_change_agreement": share(with_git.iter().filter(|s| s.last_change_agrees()).count(), with_git.len()),
+        "last_touched_agreement": share(with_git.iter().filter(|s| s.last_touched_agrees()).count(), with_git.len()),
         "history_recall": share(inter, git_n),
         "history_precision": share(inter, ours_n),
         "no_answer": share(with_git.iter().filter(|s| s.no_answer()).count(), with_git.len()),
@@ -168,6 +198,7 @@ pub fn compare(samples: &[Sample]) -> (Value, Vec<Value>) {
         "outside_ledger": share(samples.iter().filter(|s| s.outside_ledger).count(), samples.len()),
         "errors": samples.iter().filter(|s| s.error.is_some()).count(),
         "disagreement_tags": tag_counts,
+        "extra_entries_by_kind": extra_kinds,
         "git_commits_per_sample_mean": git_n as f64 / samples.len().max(1) as f64,
         "our_entries_per_sample_mean": samples.iter().map(|s| s.ours.len()).sum::<usize>() as f64 / samples.len().max(1) as f64,
     });
@@ -321,6 +352,7 @@ pub fn print_summary(r: &Value) {
     );
     for (label, key) in [
         ("last-change agreement", "last_change_agreement"),
+        ("last-touched agreement", "last_touched_agreement"),
         ("history recall (micro)", "history_recall"),
         ("history precision (micro)", "history_precision"),
         ("no answer", "no_answer"),
@@ -331,6 +363,10 @@ pub fn print_summary(r: &Value) {
         println!("  {label:<28} {}", fmt_share(&m[key]));
     }
     println!("  disagreement tags: {}", m["disagreement_tags"]);
+    println!(
+        "  our entries git does not list: {}",
+        m["extra_entries_by_kind"]
+    );
     let s = &r["stale"];
     println!(
         "stale positions (intent blame vs fresh analysis): {} of {} blocks ({} with a name the file no longer has); {} of {} lines ({} without a block, {} with a phantom block)",

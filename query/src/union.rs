@@ -40,8 +40,7 @@ pub fn merge_why(parts: Vec<(Option<String>, WhyAnswer)>) -> Option<WhyAnswer> {
     }
     // RFC 3339 UTC times of one fixed format sort as text.
     merged.history.sort_by(|a, b| a.ts.cmp(&b.ts));
-    merged.last_touched = merged.history.last().cloned();
-    merged.last_behaviour_change = merged.history.iter().rev().find(|h| h.behaviour).cloned();
+    crate::why::set_lasts(&mut merged);
     Some(merged)
 }
 
@@ -50,9 +49,13 @@ fn tag_history(answer: &mut WhyAnswer, label: Option<String>) {
         for item in &mut answer.history {
             item.ledger = Some(label.clone());
         }
-        for item in [&mut answer.last_touched, &mut answer.last_behaviour_change]
-            .into_iter()
-            .flatten()
+        for item in [
+            &mut answer.last_touched,
+            &mut answer.last_edit,
+            &mut answer.last_behaviour_change,
+        ]
+        .into_iter()
+        .flatten()
         {
             item.ledger = Some(label.clone());
         }

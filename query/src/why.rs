@@ -170,6 +170,9 @@ pub struct WhyAnswer {
     pub history: Vec<HistoryItem>,
     /// The newest change of any kind (the last entry of `history`).
     pub last_touched: Option<HistoryItem>,
+    /// The newest change to the text (moves that carried the text unchanged to
+    /// another file or place skipped): what `git log -L` names as the last commit.
+    pub last_edit: Option<HistoryItem>,
     /// The newest change that may have altered behaviour (refactors, reformats
     /// and comment edits skipped).
     pub last_behaviour_change: Option<HistoryItem>,
@@ -243,6 +246,7 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
         outside_ledger: false,
         history: Vec::new(),
         last_touched: None,
+        last_edit: None,
         last_behaviour_change: None,
         intents: Vec::new(),
         note: None,
@@ -326,13 +330,37 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
 
 /// Fills in what every answer derives from its history.
 fn finish(mut answer: WhyAnswer, cx: &Context) -> WhyAnswer {
-    answer.last_touched = answer.history.last().cloned();
-    answer.last_behaviour_change = answer.history.iter().rev().find(|h| h.behaviour).cloned();
+    set_lasts(&mut answer);
     answer.intents = briefs(
         &cx.intents,
         answer.history.iter().filter_map(|h| h.intent_id.as_deref()),
     );
     answer
+}
+
+/// Sets what every answer derives from its (sorted) history: the newest change,
+/// the newest edit of the text, the newest behaviour change.
+pub(crate) fn set_lasts(answer: &mut WhyAnswer) {
+    answer.last_touched = answer.history.last().cloned();
+    answer.last_edit = answer
+        .history
+        .iter()
+        .rev()
+        .find(|h| h.edits_text())
+        .cloned();
+    answer.last_behaviour_change = answer.history.iter().rev().find(|h| h.behaviour).cloned();
+}
+
+impl HistoryItem {
+    /// Whether the change touched the text itself, not only where it lives (a move
+    /// to another file or place, a reorder).
+    pub fn edits_text(&self) -> bool {
+        self.labels.is_empty()
+            || self
+                .labels
+                .iter()
+                .any(|l| !matches!(l.as_str(), "move" | "reorder"))
+    }
 }
 
 fn briefs<'a>(intents: &IntentState, ids: impl Iterator<Item = &'a str>) -> Vec<IntentBrief> {

@@ -341,3 +341,84 @@ fn every_turn_gets_one_verdict_even_without_a_prompt_between_turns() {
         "one verdict per turn, none for a stop without writes"
     );
 }
+
+/// Extracts the validation of `handle` into a module of its own, after a turn
+/// that changed only `handle`'s other lines; writes the old file first or last.
+fn extract_validation(old_file_first: bool) -> Value {
+    let ws = workspace();
+    let head = "export function handle(req: { name: string; age: number }) {\n";
+    let checks = "  if (req.name.length === 0 || req.age < 0 || req.age > 150) {\n    throw new Error('invalid request: ' + req.name);\n  }\n";
+    turn(&ws, "INT-001", "p1", "Handle requests");
+    let v1 = format!("{head}{checks}  const greeting = 'Hello, ' + req.name;\n  return greeting.toUpperCase();\n}}\n");
+    traced_write(&ws, "p1", "src/h.ts", &v1, "w1");
+    stop(&ws);
+    turn(&ws, "INT-002", "p2", "Friendlier greeting");
+    let rest =
+        "  const greeting = 'Welcome, ' + req.name + '!';\n  return greeting.toLowerCase();\n}\n";
+    traced_write(
+        &ws,
+        "p2",
+        "src/h.ts",
+        &format!("{head}{checks}{rest}"),
+        "w2",
+    );
+    stop(&ws);
+    turn(&ws, "INT-003", "p3", "Validation in its own module");
+    let old = format!("import {{ validate }} from './validate';\n\n{head}  validate(req);\n{rest}");
+    let new =
+        format!("export function validate(req: {{ name: string; age: number }}) {{\n{checks}}}\n");
+    let writes = [("src/h.ts", old), ("src/validate.ts", new)];
+    let order: Vec<_> = match old_file_first {
+        true => writes.iter().collect(),
+        false => writes.iter().rev().collect(),
+    };
+    for (i, (path, text)) in order.into_iter().enumerate() {
+        traced_write(&ws, "p3", path, text, &format!("w3{i}"));
+    }
+    stop(&ws);
+    let answer = identities(&ws, "src/validate.ts", 3);
+    ok(&ws, &["rebuild", "--only", "blocks"]);
+    assert_eq!(
+        identities(&ws, "src/validate.ts", 3),
+        answer,
+        "incremental vs rebuild"
+    );
+    answer
+}
+
+#[test]
+fn a_block_split_into_another_file_inherits_the_story_of_the_lines_it_took_only() {
+    for old_file_first in [true, false] {
+        let answer = extract_validation(old_file_first);
+        assert_eq!(answer["block"]["name"], "validate", "{answer:#}");
+        let history: Vec<(&str, &str)> = answer["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["intent_id"].as_str().unwrap(),
+                    h["inherited_from"].as_str().unwrap_or("-"),
+                )
+            })
+            .collect();
+        // INT-002 changed only the greeting, which stayed in `handle`: not part
+        // of the validation's story (the whole donor's story would list it).
+        assert_eq!(
+            history,
+            [("INT-001", "src/h.ts::handle"), ("INT-003", "-")],
+            "old file first: {old_file_first}: {answer:#}"
+        );
+        let last = answer["history"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .clone();
+        assert_eq!(
+            last["origins"],
+            json!(["split from src/h.ts::handle"]),
+            "{answer:#}"
+        );
+    }
+}

@@ -70,6 +70,16 @@ pub fn render_why(a: &WhyAnswer) -> String {
             last.intent_id.as_deref().unwrap_or("(no intent)"),
             label_text(last)
         );
+        // After a move, the change before it is the one that wrote the text.
+        if let Some(edit) = a.last_edit.as_ref().filter(|e| e.seq != last.seq) {
+            let _ = writeln!(
+                out,
+                "  last edited:           #{} {} ({})",
+                edit.seq,
+                edit.intent_id.as_deref().unwrap_or("(no intent)"),
+                label_text(edit)
+            );
+        }
         match &a.last_behaviour_change {
             Some(b) => {
                 let _ = writeln!(

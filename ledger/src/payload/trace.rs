@@ -257,6 +257,13 @@ pub struct BlockOrigin {
     /// Its identity, when the ledger knew the block.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// Which lines of the receiving block came from it: one 12-hex-digit token per
+    /// line of the block as written, the hash of the donor line it was taken from
+    /// (as the donor's line record names it), `------------` for a line that was
+    /// not. Absent in traces made before it was recorded: the receiver then
+    /// inherits the donor's whole story.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<String>,
     /// Fields this version does not name.
     #[serde(flatten)]
     pub extra: Extra,

@@ -145,22 +145,33 @@ impl LineMap {
 /// `previous_after`) through `trace`, a write recorded at `write`. A trace
 /// without a line record (a binary or very large file, a deletion, a ledger
 /// written before line tracking) leaves no record: answers fall back to the file.
+/// Returns the lines the write removed, with their stories (for a block of
+/// another file that took them: see [`taken`]).
 pub(crate) fn apply(
     map: &mut Option<LineMap>,
     previous_after: Option<&str>,
     trace: &Trace,
     write: LineWrite,
-) {
+) -> Option<LineMap> {
     let Some(diff) = &trace.lines else {
         *map = None;
-        return;
+        return None;
     };
     // A new file starts from nothing, whatever was recorded at its path before.
     let old = match trace.before_sha256 {
         None => Working::default(),
         Some(_) => map.as_ref().and_then(LineMap::decode).unwrap_or_default(),
     };
-    *map = step(old, previous_after, trace, diff, write).map(encode);
+    let mut removed = Vec::new();
+    let new = step(old, previous_after, trace, diff, write, &mut removed);
+    let gone = new.as_ref().filter(|_| !removed.is_empty()).map(|new| {
+        encode(Working {
+            lines: removed,
+            stories: new.stories.clone(),
+        })
+    });
+    *map = new.map(encode);
+    gone
 }
 
 fn step(
@@ -169,6 +180,7 @@ fn step(
     trace: &Trace,
     diff: &LineDiff,
     write: LineWrite,
+    removed: &mut Vec<Line>,
 ) -> Option<Working> {
     let gap = trace.before_sha256.is_some() && trace.before_sha256.as_deref() != previous_after;
     let hunks = match diff.before {
@@ -201,12 +213,18 @@ fn step(
             diff.hunks.clone()
         }
     };
-    let new = replay(&old, &hunks, write, false)?;
+    let new = replay(&old, &hunks, write, false, removed)?;
     (new.lines.len() == diff.after as usize).then_some(new)
 }
 
 /// Applies hunks to `old`; new lines get the replaced lines' writes plus `write`.
-fn replay(old: &Working, hunks: &[LineHunk], write: LineWrite, untraced: bool) -> Option<Working> {
+fn replay(
+    old: &Working,
+    hunks: &[LineHunk],
+    write: LineWrite,
+    untraced: bool,
+    removed: &mut Vec<Line>,
+) -> Option<Working> {
     let mut out = Working {
         lines: Vec::with_capacity(old.lines.len()),
         stories: old.stories.clone(),
@@ -218,6 +236,7 @@ fn replay(old: &Working, hunks: &[LineHunk], write: LineWrite, untraced: bool) -
             return None;
         }
         out.lines.extend_from_slice(&old.lines[cursor..at]);
+        removed.extend_from_slice(&old.lines[at..end]);
         let mut story = None;
         for entry in &hunk.added {
             match Added::parse(entry)? {
@@ -254,7 +273,8 @@ fn replay(old: &Working, hunks: &[LineHunk], write: LineWrite, untraced: bool) -
 fn rebase(old: Working, base: &[u64]) -> Working {
     let hunks: Vec<LineHunk> = hash_hunks(&keys(&old.lines), base);
     let nobody = LineWrite::default();
-    replay(&old, &hunks, nobody, true).unwrap_or_else(|| unknown(base.len(), Vec::new()))
+    replay(&old, &hunks, nobody, true, &mut Vec::new())
+        .unwrap_or_else(|| unknown(base.len(), Vec::new()))
 }
 
 /// `count` lines the ledger never saw (no hash, no write).
@@ -345,5 +365,6 @@ fn encode(work: Working) -> LineMap {
     }
 }
 
+pub(crate) mod taken;
 #[cfg(test)]
 mod tests;

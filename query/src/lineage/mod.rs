@@ -17,6 +17,7 @@ use intent_ledger::payload::{Trace, TurnVerdict};
 use intent_ledger::{kinds, Workspace};
 use serde::{Deserialize, Serialize};
 
+pub use lines::taken::Removed;
 pub use lines::{LineMap, LineStory, LineWrite};
 use model::{apply_trace, set_turn_class, Shards, TraceFacts};
 pub use model::{BlockState, Change, FileLineage, TraceRef};
@@ -26,7 +27,7 @@ use crate::projection::{
 };
 
 /// Bump when the stored shape changes: an older cache is then rebuilt.
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 struct Core {

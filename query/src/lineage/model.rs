@@ -8,7 +8,13 @@
 
 use std::collections::BTreeMap;
 
-use intent_ledger::payload::{BlockSide, Trace, TraceBlock};
+use std::collections::HashSet;
+
+use intent_ledger::payload::{BlockOrigin, BlockSide, Trace, TraceBlock};
+
+use super::lines::taken;
+use super::lines::LineWrite;
+use super::Removed;
 use serde::{Deserialize, Serialize};
 
 /// One traced file's lineage.
@@ -27,6 +33,10 @@ pub struct FileLineage {
     /// written before line tracking).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<super::lines::LineMap>,
+    /// Lines the latest turn's writes removed, with their stories, for a block of
+    /// another file that took them in the same turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Removed>,
     /// Traces of this path: every one when read with [`super::traces`]; during an
     /// update, only those not yet stored (kept in their own append-only file, so
     /// a `why` inside a block never reads them).
@@ -180,12 +190,13 @@ pub(crate) fn apply_trace(shards: &mut dyn Shards, facts: &TraceFacts<'_>) {
         offset: facts.offset,
         prompt: facts.prompt,
     };
-    super::lines::apply(
+    let gone = super::lines::apply(
         &mut file.lines,
         file.after_sha256.as_deref(),
         facts.trace,
         write,
     );
+    taken::remember(&mut file.removed, &facts.turn(), gone);
     file.after_sha256 = facts.trace.after_sha256.clone();
     file.traces.push(facts.trace_ref());
     for block in facts.trace.blocks() {
@@ -270,7 +281,7 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &TraceBlo
         }
         _ => state.history.push(change),
     }
-    inherit_origins(shards, &mut state, block, &facts.turn());
+    inherit_origins(shards, &mut state, block, facts);
     state.kind = side.kind.clone();
     state.name = side.name.clone();
     state.start_line = side.start_line;
@@ -340,20 +351,61 @@ pub(crate) fn set_turn_class(shard: &mut FileLineage, turn: &str, class: &str) {
 
 /// Splits and merges keep their origins: the story of each block the code came
 /// from (as recorded so far) joins this block's, each entry marked with where it
-/// was inherited from. Entries of the current turn are this block's own.
+/// was inherited from. When the trace names the lines taken, the receiver's lines
+/// first take the stories of the donor lines they came from, and only the donor's
+/// entries that wrote some line of the receiver are inherited (in one file, the
+/// line record also follows lines through the hunks that rewrote them, as `git
+/// log -L` does); older traces pass the whole story on. Entries of the current
+/// turn are this block's own.
 fn inherit_origins(
     shards: &mut dyn Shards,
     state: &mut BlockState,
     block: &TraceBlock,
-    turn: &str,
+    facts: &TraceFacts<'_>,
 ) {
-    for origin in block.origins.iter().flatten() {
+    let turn = facts.turn();
+    let origins: Vec<&BlockOrigin> = block
+        .origins
+        .iter()
+        .flatten()
+        .filter(|o| o.id.as_deref().is_some_and(|id| id != state.id))
+        .collect();
+    if origins.is_empty() {
+        return;
+    }
+    let taken: Vec<Option<Vec<Vec<LineWrite>>>> = origins
+        .iter()
+        .map(|o| {
+            let tokens = o.lines.as_deref()?;
+            taken_writes(shards, o, &turn, tokens)
+        })
+        .collect();
+    // The receiver's lines take the stories of the lines they came from; what
+    // its lines' stories then name is what it may inherit. A receiver written in
+    // another file than this trace's is left alone (its lines are not this
+    // trace's): the taken lines alone say what it inherits.
+    let side = block.current().filter(|s| s.path == facts.path());
+    let mut allowed: HashSet<u64> = taken
+        .iter()
+        .flatten()
+        .flatten()
+        .flatten()
+        .map(|w| w.offset)
+        .collect();
+    if let Some(side) = side {
+        if let Some(map) = shards.shard(&side.path).lines.as_mut() {
+            let first = side.start_line.saturating_sub(1) as usize;
+            for per_line in taken.iter().flatten() {
+                taken::adopt(map, first, per_line);
+            }
+            let count = (side.end_line + 1).saturating_sub(side.start_line) as usize;
+            allowed.extend(taken::offsets_of_lines(map, first, count));
+        }
+    }
+    for (origin, taken) in origins.iter().zip(&taken) {
         let (Some(id), path) = (origin.id.as_deref(), origin.path.as_str()) else {
             continue;
         };
-        if id == state.id {
-            continue;
-        }
         let shard = shards.shard(path);
         let Some(donor) = shard.blocks.get(id).or_else(|| shard.deleted.get(id)) else {
             continue;
@@ -363,6 +415,7 @@ fn inherit_origins(
             .history
             .iter()
             .filter(|c| c.turn != turn)
+            .filter(|c| taken.is_none() || allowed.contains(&c.offset))
             .filter(|c| !state.history.iter().any(|h| h.seq == c.seq))
             .map(|c| Change {
                 inherited_from: Some(c.inherited_from.clone().unwrap_or_else(|| label.clone())),
@@ -372,4 +425,24 @@ fn inherit_origins(
         state.history.extend(inherited);
     }
     state.history.sort_by_key(|c| c.seq);
+}
+
+/// Per line of the receiver, the writes of the donor line it was taken from
+/// (found in the donor file's record, or among the lines this turn removed from
+/// it); `None` when the origin's line list is unreadable.
+fn taken_writes(
+    shards: &mut dyn Shards,
+    origin: &BlockOrigin,
+    turn: &str,
+    tokens: &str,
+) -> Option<Vec<Vec<LineWrite>>> {
+    let hashes = taken::parse(tokens)?;
+    let donor = shards.shard(&origin.path);
+    let removed = donor.removed.as_ref().filter(|r| r.turn == turn);
+    let maps: Vec<_> = donor
+        .lines
+        .iter()
+        .chain(removed.map(|r| &r.lines))
+        .collect();
+    Some(taken::writes_per_line(&maps, &hashes))
 }

@@ -10,10 +10,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use intent_ast_hash::{
-    analyze_turn_with, BlockMatch, LineageEvent, Prepared, SourceFile, TurnAnalysis,
+    analyze_turn_with, BlockMatch, BlockRef, FileAnalysis, LineageEvent, Prepared, SourceFile,
+    TurnAnalysis,
 };
 use intent_ledger::gate::{self, Action};
 
+use super::taken_lines::taken_lines;
 use super::{analysis_cache, label, HookEvent, Phase};
 use intent_ledger::payload::{BlockOrigin, BlockSide, Classification, TraceBlock};
 use intent_ledger::Workspace;
@@ -386,6 +388,17 @@ fn summarize(
             by_path.entry(path).or_default().push(i);
         }
     }
+    // A block that took code from a block of another file is listed in that
+    // file's trace too: when the donor's file is written last, only its trace
+    // sees the split or merge.
+    for origin in &origins {
+        if analysis.matches[origin.target].event != LineageEvent::Unchanged {
+            by_path
+                .entry(origin.from.path.as_str())
+                .or_default()
+                .push(origin.target);
+        }
+    }
     let mismatch = declared.and_then(|d| c.declared_mismatch(d));
     rels.iter()
         .map(|rel| {
@@ -447,6 +460,7 @@ fn summarize(
                                 key: Some(file.block_key(o.from.block)),
                                 share: (o.share * 100.0).round() / 100.0,
                                 id: None,
+                                lines: origin_lines(analysis, o),
                                 extra: Default::default(),
                             }
                         })
@@ -465,6 +479,44 @@ fn summarize(
             }
         })
         .collect()
+}
+
+/// The lines of `r` (a block of `files`), as a line reader sees them.
+fn ref_lines<'a>(files: &'a [FileAnalysis], r: &BlockRef) -> Vec<&'a str> {
+    let (start, end) = (r.lines.start.max(1) as usize, r.lines.end as usize);
+    files[r.file]
+        .text()
+        .lines()
+        .skip(start - 1)
+        .take((end + 1).saturating_sub(start))
+        .collect()
+}
+
+/// Which lines of an origin's receiver came from its donor (see [`taken_lines`]).
+fn origin_lines(analysis: &TurnAnalysis, o: &intent_ast_hash::Origin) -> Option<String> {
+    let receiver = &analysis.matches[o.target];
+    let donor_after = analysis
+        .matches
+        .iter()
+        .find(|m| {
+            m.before
+                .as_ref()
+                .is_some_and(|b| b.file == o.from.file && b.block == o.from.block)
+        })
+        .and_then(|m| m.after.as_ref())
+        .map(|a| ref_lines(&analysis.after, a))
+        .unwrap_or_default();
+    let receiver_before = receiver
+        .before
+        .as_ref()
+        .map(|b| ref_lines(&analysis.before, b))
+        .unwrap_or_default();
+    taken_lines(
+        &ref_lines(&analysis.before, &o.from),
+        &donor_after,
+        &ref_lines(&analysis.after, receiver.after.as_ref()?),
+        &receiver_before,
+    )
 }
 
 fn trace_block(analysis: &TurnAnalysis, m: &BlockMatch) -> TraceBlock {

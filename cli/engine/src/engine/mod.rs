@@ -20,6 +20,7 @@ mod pre;
 mod selection;
 pub(crate) mod shell;
 pub(crate) mod specs;
+mod taken_lines;
 pub(crate) mod texts;
 pub(crate) mod trace;
 pub(crate) mod vcs;
