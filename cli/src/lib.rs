@@ -83,6 +83,8 @@ pub enum Command {
     Classify(commands::classify::ClassifyArgs),
     /// Select the intent a session works under.
     Select(commands::select::SelectArgs),
+    /// Run a command that may write only inside an intent's scope (Linux Landlock).
+    Confine(commands::confine::ConfineArgs),
     /// Serve the intent handshake tools over MCP (stdio).
     Mcp(commands::mcp::McpArgs),
     /// Run a scripted tour of every feature in a temporary workspace.
@@ -141,6 +143,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Hook(args) => commands::hook::run(&config, args),
         Command::Helper(args) => commands::helper::run(&config, args),
         Command::Select(args) => commands::select::run(&config, args),
+        Command::Confine(args) => commands::confine::run(&config, args),
         Command::Classify(args) => commands::classify::run(&config, args),
         Command::Mcp(args) => commands::mcp::run(&config, args),
     })

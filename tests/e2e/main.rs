@@ -25,6 +25,7 @@ mod test_cline_cli;
 mod test_codex;
 mod test_codex_harness;
 mod test_concurrency;
+mod test_confine;
 mod test_copilot;
 mod test_crash;
 mod test_cursor;

@@ -409,3 +409,59 @@ fn a_failed_tool_reaches_post_tool_use_failure_and_leaves_a_lesson() {
     assert_eq!(lessons[0].data["intent_id"], "INT-001");
     assert_intact(&ws);
 }
+
+#[test]
+fn with_confine_shell_an_opaque_script_cannot_write_outside_the_scope_even_detached() {
+    let Some(bin) = require_claude() else { return };
+    if crate::test_confine::landlock_abi().is_none() {
+        eprintln!("SKIPPED: this kernel has no Landlock");
+        return;
+    }
+    let ws = wired_workspace();
+    std::fs::write(
+        ws.root().join(".orchestration/policy.yaml"),
+        "confine_shell: allow\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(ws.root().join("src/billing")).unwrap();
+    std::fs::create_dir_all(ws.root().join("scripts")).unwrap();
+    // A script the gate cannot read through: allowed under an intent, and only
+    // the kernel stops what it does outside the scope.
+    std::fs::write(
+        ws.root().join("scripts/build.sh"),
+        "echo ok > src/auth/built.ts\necho x > src/billing/leak.ts\n\
+         setsid -f sh -c 'sleep 0.3; echo y > src/billing/late.ts'\n",
+    )
+    .unwrap();
+    let out = claude(&ws, &bin)
+        .step(select("INT-001"))
+        .step(Step::tool(
+            "Bash",
+            json!({"command": "sh scripts/build.sh"}),
+        ))
+        .run();
+    out.assert_success();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let results = out.tool_results();
+    assert_eq!(results.len(), 2, "{}", out.describe());
+    assert!(
+        ws.root().join("src/auth/built.ts").exists(),
+        "{}",
+        out.describe()
+    );
+    assert!(!ws.root().join("src/billing/leak.ts").exists());
+    assert!(!ws.root().join("src/billing/late.ts").exists());
+    // The agent sees the kernel's refusal; the ledger says the command ran confined.
+    assert!(
+        results[1].content.contains("Permission denied"),
+        "{}",
+        results[1].content
+    );
+    let pre = events_of(&ws, "tool.pre");
+    assert!(
+        pre.iter().any(|e| e.data["confined"] == true),
+        "{:?}",
+        pre.iter().map(|e| &e.data).collect::<Vec<_>>()
+    );
+    assert_intact(&ws);
+}

@@ -37,6 +37,11 @@ fn settings(ws: &TestWorkspace) -> insta::Settings {
     settings.add_filter(r#"ledger_id="[0-9a-f]+…""#, r#"ledger_id="[LEDGER-ID]…""#);
     settings.add_filter(r"\b\d+(\.\d+)? ?(ms|µs|s)\b", "[DURATION]");
     settings.add_filter(r"intent \d+\.\d+\.\d+", "intent [VERSION]");
+    // The kernel's confinement support is the machine's, not the output's.
+    settings.add_filter(
+        r"\[(ok  |warn)\] confinement: .*",
+        "[CONFINEMENT] confinement: [THIS KERNEL]",
+    );
     settings.set_snapshot_path("snapshots");
     settings.set_prepend_module_to_snapshot(false);
     settings

@@ -43,6 +43,7 @@ pub fn run(config: &Config, _args: DoctorArgs) -> anyhow::Result<u8> {
     checks.extend(projections(workspace));
     let (status, detail) = super::doctor_languages::languages(workspace);
     checks.push(Check::new("languages", status, detail));
+    checks.push(confinement());
     checks.push(helper(workspace));
     checks.push(binary());
     let failed = checks.iter().any(|c| c.status == "fail");
@@ -369,6 +370,28 @@ fn helper(workspace: &Workspace) -> Check {
 /// How this `intent` is linked: agents start it for every tool call, and a
 /// dynamically linked one spends ~0.6 ms of each start loading shared libraries
 /// (README, "Install").
+/// Whether `intent confine` can hold an intent's scope in the kernel here.
+fn confinement() -> Check {
+    match super::confine::landlock_abi() {
+        Some(abi) => Check::new(
+            "confinement",
+            "ok",
+            format!(
+                "Landlock ABI {abi}: `intent confine --intent ID -- CMD` runs a command that can \
+                 write only inside the intent's scope; `confine_shell: allow` in policy.yaml \
+                 runs Claude Code's shell commands under it (docs/confine.md)"
+            ),
+        ),
+        None => Check::new(
+            "confinement",
+            "warn",
+            "this kernel has no Landlock (Linux ≥ 5.13 with `landlock` in the LSM list): \
+             `intent confine` refuses to run, and shell commands are checked only after the \
+             fact",
+        ),
+    }
+}
+
 fn binary() -> Check {
     let detail = match linked_statically() {
         Some(true) => "statically linked: a hook starts as fast as `/bin/true`".to_string(),

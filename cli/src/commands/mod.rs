@@ -3,6 +3,7 @@
 pub mod append;
 pub mod bench;
 pub mod classify;
+pub mod confine;
 pub mod demo;
 pub mod doctor;
 mod doctor_languages;

@@ -27,7 +27,9 @@ use crate::spec::{IntentStatus, ScopeMatcher, SpecDocument};
 use crate::state::HookState;
 pub use command::{classify_command, CommandClass};
 pub use paths::{workspace_relative, PathProblem};
-pub use policy::{AgentCompletion, DangerAction, MismatchAction, Policy, PolicyError, TaskRefusal};
+pub use policy::{
+    AgentCompletion, ConfineShell, DangerAction, MismatchAction, Policy, PolicyError, TaskRefusal,
+};
 pub use protected::{protected, tree_in_scope};
 pub use types::{Action, ActionClass, Decision, GateReason, IntentBrief, ReasonKind, Verdict};
 

@@ -38,6 +38,21 @@ pub enum TaskRefusal {
     Warn,
 }
 
+/// Whether shell commands the gate allows run under `intent confine` (the kernel
+/// then holds the intent's scope), where the front-end lets a hook rewrite them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ConfineShell {
+    /// Run them as the agent wrote them (default); the after-the-fact check stays.
+    #[default]
+    Off,
+    /// Rewrite them and let them run: the front-end's own permission prompt for
+    /// them is skipped (Claude Code needs `allow` or `ask` with a rewrite).
+    Allow,
+    /// Rewrite them and let the front-end ask the human, showing the rewrite.
+    Ask,
+}
+
 /// Whether an agent may mark an intent DONE by itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -82,6 +97,13 @@ pub struct Policy {
     /// these words passes without an intent. Redirections and substitutions in it
     /// are still checked.
     pub read_only_commands: Vec<String>,
+    /// Workspace paths (globs cut at their first wildcard) that `intent confine`
+    /// lets a command write whatever its intent's scope: build outputs and
+    /// scratch. Default `target`, `node_modules`, `dist`.
+    pub scratch_paths: Vec<String>,
+    /// `off` (default), `allow` or `ask`: run the shell commands the gate allows
+    /// under `intent confine` (Linux, Claude Code for now).
+    pub confine_shell: ConfineShell,
 }
 
 impl Default for Policy {
@@ -97,6 +119,10 @@ impl Default for Policy {
             agent_completion: AgentCompletion::Propose,
             read_only_tools: Vec::new(),
             read_only_commands: Vec::new(),
+            scratch_paths: ["target", "node_modules", "dist"]
+                .map(String::from)
+                .to_vec(),
+            confine_shell: ConfineShell::Off,
         }
     }
 }

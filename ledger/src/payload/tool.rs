@@ -51,6 +51,10 @@ pub struct ToolPre {
     /// A shell command, redacted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+    /// The command was rewritten to run under `intent confine` (the kernel holds
+    /// the intent's scope while it runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confined: Option<bool>,
     /// Why the gate refused or asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<RecordedReason>,

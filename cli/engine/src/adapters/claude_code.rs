@@ -152,6 +152,20 @@ pub fn render(event_name: &str, reply: &Reply) -> Value {
             });
             return out;
         }
+        // A shell command the policy runs confined: Claude Code takes the whole
+        // new input with `allow` (no prompt of its own) or `ask`.
+        if let Some(rewrite) = &reply.rewrite {
+            out["hookSpecificOutput"] = json!({
+                "hookEventName": "PreToolUse",
+                "permissionDecision": if rewrite.ask { "ask" } else { "allow" },
+                "permissionDecisionReason": "intent: runs under `intent confine`: the kernel keeps its writes inside the intent's scope",
+                "updatedInput": rewrite.input,
+            });
+            if let Some(context) = &reply.context {
+                out["hookSpecificOutput"]["additionalContext"] = json!(context);
+            }
+            return out;
+        }
     }
     if let (true, Some(reason)) = (event_name == "PostToolUse", &reply.post_block) {
         out["decision"] = json!("block");

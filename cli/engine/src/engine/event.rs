@@ -201,6 +201,18 @@ pub struct Reply {
     /// After a tool ran: feed this reason back to the model as a block (the policy
     /// blocks a declared class that does not match the computed one).
     pub post_block: Option<String>,
+    /// Before a tool runs: the whole input to run it with instead (a shell command
+    /// wrapped in `intent confine`), and whether the front-end should still ask.
+    pub rewrite: Option<Rewrite>,
+}
+
+/// A tool input to run instead of the agent's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rewrite {
+    /// The whole new input (every field of the old one kept).
+    pub input: Value,
+    /// Let the front-end ask the human (else it runs without its own prompt).
+    pub ask: bool,
 }
 
 impl Reply {

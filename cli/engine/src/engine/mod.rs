@@ -6,6 +6,7 @@
 
 mod analysis_cache;
 pub(crate) mod ast;
+mod confine_rewrite;
 pub mod context;
 pub mod deferred;
 pub(crate) mod event;
@@ -408,6 +409,7 @@ impl EventTx<'_, '_> {
             refusal: None,
             context,
             post_block: None,
+            rewrite: None,
         })
     }
 
@@ -466,6 +468,7 @@ impl EventTx<'_, '_> {
                 refusal: None,
                 context: Some(context),
                 post_block: None,
+                rewrite: None,
             });
         }
         let context = self
@@ -475,6 +478,7 @@ impl EventTx<'_, '_> {
             refusal: None,
             context,
             post_block: None,
+            rewrite: None,
         })
     }
 

@@ -383,6 +383,7 @@ impl EventTx<'_, '_> {
                     refusal: None,
                     context: Some(context),
                     post_block: None,
+                    rewrite: None,
                 })
             }
             "clear_active_intent" => {
@@ -429,6 +430,7 @@ impl EventTx<'_, '_> {
                         context::escape(&told)
                     )),
                     post_block: None,
+                    rewrite: None,
                 })
             }
             _ => Ok(Reply::default()),

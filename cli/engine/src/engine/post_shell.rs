@@ -105,6 +105,7 @@ impl EventTx<'_, '_> {
                 context::escape(&told.join(" "))
             )),
             post_block: None,
+            rewrite: None,
         })
     }
 

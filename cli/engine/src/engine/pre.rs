@@ -52,6 +52,7 @@ impl EventTx<'_, '_> {
                     refusal: Some(Refusal { ask: false, reason }),
                     context: None,
                     post_block: None,
+                    rewrite: None,
                 },
             });
         }
@@ -96,6 +97,22 @@ impl EventTx<'_, '_> {
         }
         if let Some(reason) = &decision.reason {
             base.reason = Some(recorded_reason(reason)?);
+        }
+        let mode = self
+            .policy
+            .as_ref()
+            .map(|p| p.confine_shell)
+            .unwrap_or_default();
+        let rewrite = super::confine_rewrite::rewrite(
+            mode,
+            self.origin.front_end(),
+            &tool.action,
+            &tool.input,
+            &decision,
+            self.root(),
+        );
+        if rewrite.is_some() {
+            base.confined = Some(true);
         }
         self.append(&base)?;
         if crate::is_resident() && decision.verdict == Verdict::Allow {
@@ -145,12 +162,14 @@ impl EventTx<'_, '_> {
                     context::escape(&refusal.text())
                 )),
                 post_block: None,
+                rewrite: None,
             });
         }
         Ok(Reply {
             refusal,
             context: None,
             post_block: None,
+            rewrite,
         })
     }
 }
