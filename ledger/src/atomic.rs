@@ -65,3 +65,60 @@ mod tests {
         assert_eq!(names.len(), 2, "{names:?}");
     }
 }
+
+/// Reads `path` whole if it is a regular file. A FIFO, socket or device put in
+/// place of a configuration file (`active_intents.yaml` replaced by a FIFO) would
+/// make a plain read wait forever, past every hook's deadline: it is opened without
+/// blocking, checked on the open descriptor (no window to swap it), and refused.
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(O_NONBLOCK);
+    }
+    let mut file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not a regular file (a FIFO, socket or device?): refusing to read it",
+                path.display()
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// `O_NONBLOCK`: opening a FIFO for reading returns at once instead of waiting for
+/// a writer (it only matters for what `read_regular` then refuses).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+const O_NONBLOCK: i32 = 0x0004;
+
+#[cfg(test)]
+mod read_regular_tests {
+    use super::*;
+
+    #[test]
+    fn a_fifo_is_refused_at_once_and_a_file_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("specs.yaml");
+        std::fs::write(&file, b"x: 1\n").unwrap();
+        assert_eq!(read_regular(&file).unwrap(), b"x: 1\n");
+        let fifo = dir.path().join("fifo.yaml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let err = read_regular(&fifo).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+    }
+}

@@ -43,6 +43,7 @@ mod test_helper;
 mod test_helper_stall;
 mod test_helper_work;
 mod test_hook;
+mod test_hook_deadlines;
 mod test_human_acts;
 mod test_lifecycle;
 mod test_mcp;

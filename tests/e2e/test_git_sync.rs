@@ -333,3 +333,27 @@ fn a_sync_after_n_events_writes_objects_in_proportion_to_n() {
     );
     assert!(large > small, "more events, more bytes");
 }
+
+#[test]
+fn the_turn_end_checkpoint_runs_no_repository_hook() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = Checkout::create(&dir.path().join("repo"));
+    // A hook an agent could plant: git runs `reference-transaction` on every ref
+    // update, the checkpoint's included.
+    let marker = dir.path().join("hook-ran");
+    let hook = repo.root.join(".git/hooks/reference-transaction");
+    std::fs::write(&hook, format!("#!/bin/sh\ntouch '{}'\n", marker.display())).unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // The planted hook works for git itself.
+    crate::gitrepo::git(&repo.root, &["update-ref", "refs/heads/probe", "HEAD"]);
+    assert!(marker.exists(), "git ran the hook");
+    std::fs::remove_file(&marker).unwrap();
+
+    repo.select("s1");
+    repo.agent_write("s1", "src/app.ts", "export const a = 1;\n", "w1");
+    repo.stop("s1"); // the turn's end writes a checkpoint
+    let refs = crate::gitrepo::git(&repo.root, &["for-each-ref", "refs/intent/"]);
+    assert!(!refs.trim().is_empty(), "a checkpoint was written");
+    assert!(!marker.exists(), "the checkpoint ran the planted hook");
+}

@@ -58,6 +58,7 @@ fn wire(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
     {
         touched |= add_hook(&mut settings, file, event, matcher, &hook_command, 30)?;
     }
+    touched |= block_on_failure(&mut settings, &hook_command);
     touched |= merge_claude_protection(&mut settings, file)?;
     let mut changed = Vec::new();
     if touched {
@@ -66,6 +67,42 @@ fn wire(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
     }
     changed.extend(mcp_servers_json(root, ".mcp.json", command, true)?);
     Ok(changed)
+}
+
+/// Gives our PreToolUse hook `"onFailure": "block"` (Claude Code ≥ 2.1.295): a gate
+/// hook that times out (a held lock, a stalled disk), cannot start or crashes then
+/// blocks the tool instead of letting it run ungated and unrecorded. A value the
+/// user set is kept (`intent doctor` warns about it). Returns whether it changed.
+fn block_on_failure(settings: &mut Value, hook_command: &str) -> bool {
+    let mut changed = false;
+    let groups = settings["hooks"]["PreToolUse"].as_array_mut();
+    for group in groups.into_iter().flatten() {
+        let hooks = group["hooks"].as_array_mut();
+        for hook in hooks.into_iter().flatten() {
+            if hook["command"].as_str() == Some(hook_command) && hook.get("onFailure").is_none() {
+                hook["onFailure"] = json!("block");
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// Whether every PreToolUse hook of ours in `settings` blocks on failure.
+pub(crate) fn blocks_on_failure(settings: &Value) -> bool {
+    let ours = |h: &&Value| {
+        h["command"]
+            .as_str()
+            .is_some_and(|c| c.ends_with(" hook claude-code"))
+    };
+    let hooks: Vec<&Value> = settings["hooks"]["PreToolUse"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
+        .filter(ours)
+        .collect();
+    !hooks.is_empty() && hooks.iter().all(|h| h["onFailure"] == "block")
 }
 
 /// Merges into Claude Code settings the rules that make Claude Code refuse writes to
@@ -138,6 +175,22 @@ fn check(root: &Path, found: &mut Vec<Finding>) {
     let rel = ".claude/settings.json";
     if let Some(config) = read_json(&root.join(rel), rel, "claude-code", found) {
         found.push(matcher_format("claude-code", rel, &config["hooks"], NEEDS));
+        let name = format!("claude-code hook failures ({rel})");
+        found.push(match blocks_on_failure(&config) {
+            true => (
+                name,
+                "ok",
+                "a gate hook that times out or fails blocks the tool (`onFailure: block`)"
+                    .to_string(),
+            ),
+            false => (
+                name,
+                "warn",
+                "a gate hook that times out or fails lets the tool run ungated: run `intent \
+                 init --agent claude-code` to add `onFailure: block` (Claude Code ≥ 2.1.295)"
+                    .to_string(),
+            ),
+        });
     }
 }
 

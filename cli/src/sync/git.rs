@@ -20,7 +20,10 @@ pub fn run_with_input(dir: &Path, args: &[&str], input: Option<&[u8]>) -> anyhow
 
 /// Runs `git args…` in `dir`; returns stdout as bytes.
 pub fn output(dir: &Path, args: &[&str], input: Option<&[u8]>) -> anyhow::Result<Vec<u8>> {
+    // No repository hook runs for us (`pre-push`, `reference-transaction`, …): an
+    // agent that planted one would otherwise run code at every turn-end checkpoint.
     let mut child = Command::new("git")
+        .args(["-c", "core.hooksPath=/dev/null"])
         .args(args)
         .current_dir(dir)
         .env("GIT_TERMINAL_PROMPT", "0")

@@ -135,7 +135,7 @@ impl SpecDocument {
 
     /// Reads and parses the intents file at `path`.
     pub fn load(path: &Path) -> Result<SpecDocument, SpecError> {
-        let bytes = std::fs::read(path).map_err(|source| {
+        let bytes = crate::atomic::read_regular(path).map_err(|source| {
             if source.kind() == io::ErrorKind::NotFound {
                 SpecError::Missing {
                     path: path.to_path_buf(),

@@ -194,10 +194,32 @@ impl Ledger {
         Ok(())
     }
 
+    /// Takes the ledger's exclusive lock, within the options' `lock_timeout`.
+    fn acquire(&self) -> Result<()> {
+        let Some(timeout) = self.options.lock_timeout else {
+            return self.file.lock().map_err(|e| LedgerError::io(&self.path, e));
+        };
+        let deadline = std::time::Instant::now() + timeout;
+        let mut pause = std::time::Duration::from_millis(1);
+        loop {
+            match self.file.try_lock() {
+                Ok(()) => return Ok(()),
+                Err(std::fs::TryLockError::WouldBlock) => {}
+                Err(std::fs::TryLockError::Error(e)) => return Err(LedgerError::io(&self.path, e)),
+            }
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                return Err(LedgerError::Locked {
+                    path: self.path.clone(),
+                });
+            }
+            std::thread::sleep(pause.min(deadline - now));
+            pause = (pause * 2).min(std::time::Duration::from_millis(25));
+        }
+    }
+
     fn locked<T>(&mut self, work: impl FnOnce(&mut Ledger) -> Result<T>) -> Result<T> {
-        self.file
-            .lock()
-            .map_err(|e| LedgerError::io(&self.path, e))?;
+        self.acquire()?;
         let result = work(self);
         // Unlocking can only fail if the descriptor is gone; closing it unlocks too.
         let _ = self.file.unlock();
@@ -232,9 +254,7 @@ impl Ledger {
         &mut self,
         work: impl FnOnce(&mut Transaction<'_>) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E> {
-        self.file
-            .lock()
-            .map_err(|e| LedgerError::io(&self.path, e))?;
+        self.acquire()?;
         self.deferring_sync = self.options.durability == Durability::Always;
         let mut result = match self.prepare_tail() {
             Ok(tail) => work(&mut Transaction { ledger: self, tail }),

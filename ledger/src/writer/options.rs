@@ -43,6 +43,11 @@ pub struct LedgerOptions {
     /// random, and whether to look for them first (a hook that may have been
     /// recorded already; see [`DerivedIds`]).
     pub derived_ids: Option<DerivedIds>,
+    /// How long to wait for the ledger's lock before failing with
+    /// [`LedgerError::Locked`](crate::LedgerError::Locked); `None` waits as long as
+    /// it takes. Hooks set one well inside their front-end's timeout, so a lock
+    /// held by a stopped process makes them fail closed in time.
+    pub lock_timeout: Option<std::time::Duration>,
 }
 
 impl Default for LedgerOptions {
@@ -52,6 +57,7 @@ impl Default for LedgerOptions {
             max_line_bytes: 4 * 1024 * 1024,
             origin: None,
             derived_ids: None,
+            lock_timeout: None,
         }
     }
 }

@@ -215,6 +215,7 @@ impl Engine {
     fn hook_ledger_options(&self) -> LedgerOptions {
         LedgerOptions {
             derived_ids: crate::hook_ids::next_handle(),
+            lock_timeout: Some(hook_lock_timeout()),
             ..self.ledger_options.clone()
         }
     }
@@ -512,7 +513,8 @@ impl EventTx<'_, '_> {
 }
 
 fn read_intentignore(workspace: &Workspace) -> Vec<String> {
-    std::fs::read_to_string(workspace.orchestration_dir().join(".intentignore"))
+    intent_ledger::atomic::read_regular(&workspace.orchestration_dir().join(".intentignore"))
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         .map(|text| {
             text.lines()
                 .map(str::trim)
@@ -535,4 +537,15 @@ fn label<T: serde::Serialize>(value: &T) -> String {
         Ok(other) => other.to_string(),
         Err(_) => String::new(),
     }
+}
+
+/// How long a hook waits for the ledger's lock before failing closed: 10 s, well
+/// inside every front-end's hook timeout (Claude Code's default 60 s, ours 30 s);
+/// `INTENT_HOOK_LOCK_MS` changes it.
+fn hook_lock_timeout() -> std::time::Duration {
+    let ms = std::env::var("INTENT_HOOK_LOCK_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
+    std::time::Duration::from_millis(ms)
 }

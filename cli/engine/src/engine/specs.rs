@@ -22,7 +22,7 @@ pub fn load(
     source: &str,
 ) -> anyhow::Result<Result<Arc<SpecDocument>, String>> {
     let path = workspace.specs_path();
-    let bytes = match std::fs::read(&path) {
+    let bytes = match intent_ledger::atomic::read_regular(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(Err(
@@ -116,7 +116,7 @@ fn remember(bytes: Vec<u8>, doc: &Arc<SpecDocument>) {
 }
 
 fn read_cached(path: &Path) -> Option<IntentsFile> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = intent_ledger::atomic::read_regular(path).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
