@@ -72,6 +72,20 @@ pub enum LedgerError {
         /// The last seq actually in the ledger.
         actual: u64,
     },
+    /// The ledger is writable by its permissions, yet writing it was denied: this
+    /// process runs in a sandbox that keeps it out of the ledger (`intent confine`,
+    /// an agent's OS sandbox), as it should for an agent's commands.
+    #[error(
+        "ledger {} is not writable from here although its permissions allow it: this \
+         process runs confined (`intent confine` or the agent's sandbox keeps agents' \
+         commands out of the ledger); a person's acts (`intent status`, `select`, \
+         `append`, `restore`…) run in a terminal outside the agent",
+        path.display()
+    )]
+    Unwritable {
+        /// The ledger file.
+        path: PathBuf,
+    },
     /// The ledger lock is held by another process and the caller asked not to wait.
     #[error("ledger {} is locked by another process; retry shortly", path.display())]
     Locked {

@@ -282,3 +282,49 @@ fn the_claude_code_hook_runs_allowed_commands_confined_when_the_policy_says_so()
         "{reply:#}"
     );
 }
+
+#[test]
+fn a_persons_act_from_a_confined_process_fails_saying_why() {
+    if !landlock() {
+        return;
+    }
+    let ws = workspace();
+    let home = tempfile::tempdir().unwrap();
+    let before = ws.events().len();
+    let bin = crate::common::intent_bin();
+    for args in [
+        vec!["status", "INT-001", "DONE"],
+        vec!["select", "INT-001", "--session", "s9"],
+    ] {
+        let out = ws
+            .command(&["confine", "--intent", "INT-001", "--", bin])
+            .args(["--workspace"])
+            .arg(ws.root())
+            .args(&args)
+            .current_dir(ws.root())
+            .env("HOME", home.path())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = stderr(&out);
+        assert!(err.contains("runs confined"), "{args:?}: {err}");
+    }
+    // A script posing as the front-end to record a user's prompt: nothing recorded.
+    let payload = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "s1",
+        "cwd": ws.root(), "prompt_id": "p1", "prompt": "/intent INT-001 ship it"});
+    let mut child = ws
+        .command(&["confine", "--intent", "INT-001", "--", bin])
+        .args(["hook", "claude-code"])
+        .current_dir(ws.root())
+        .env("HOME", home.path())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(stderr(&out).contains("runs confined"), "{}", stderr(&out));
+    assert_eq!(ws.events().len(), before, "nothing was recorded");
+}

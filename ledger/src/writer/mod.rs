@@ -135,7 +135,12 @@ impl Ledger {
             .create(true)
             .truncate(false)
             .open(&path)
-            .map_err(|e| LedgerError::io(&path, e))?;
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::PermissionDenied if writable_by_mode(&path) => {
+                    LedgerError::Unwritable { path: path.clone() }
+                }
+                _ => LedgerError::io(&path, e),
+            })?;
         let mut ledger = Ledger {
             path,
             file,
@@ -611,5 +616,25 @@ impl Transaction<'_> {
 impl Drop for Ledger {
     fn drop(&mut self) {
         let _ = self.sync();
+    }
+}
+
+/// Whether the file's mode lets its owner write it and we are that owner: a denial
+/// then comes from a sandbox (Landlock under `intent confine`, an agent's OS
+/// sandbox), not from permissions.
+fn writable_by_mode(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let Ok(meta) = std::fs::metadata(path) else {
+            return false;
+        };
+        let me = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
+        meta.mode() & 0o200 != 0 && me == Some(meta.uid())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
     }
 }
