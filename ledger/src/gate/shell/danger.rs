@@ -65,9 +65,10 @@ pub(super) fn write_outside(
     let everything_in =
         path.file_name().is_some_and(|n| n == "*") && path.parent().is_some_and(covers);
     if recursive && (covers(path) || everything_in) {
-        out.danger(format!(
-            "`{by} -r {raw}` deletes the workspace, a home directory or /"
-        ));
+        out.danger(match by.starts_with("git ") {
+            true => format!("`{by} {raw}` discards uncommitted changes across the whole work tree"),
+            false => format!("`{by} -r {raw}` deletes the workspace, a home directory or /"),
+        });
     } else if !path.starts_with(root) {
         out.danger(format!("`{by}` writes outside the workspace ({raw})"));
     }

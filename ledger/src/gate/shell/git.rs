@@ -61,6 +61,9 @@ impl Walker<'_> {
             return;
         };
         let sub_args = &rest[1..];
+        if self.git_work_tree(&sub, sub_args, &git_scope) {
+            return;
+        }
         let texts: Vec<&str> = sub_args.iter().filter_map(Word::text).collect();
         // An option given in full, abbreviated (`--out=`), or, for a short one,
         // with its value attached (`-oFILE`).
@@ -170,6 +173,7 @@ impl Walker<'_> {
                     self.out
                         .danger("`git push --force` rewrites shared history");
                 }
+                self.git_push_deletes(&texts);
                 false
             }
             _ => false,

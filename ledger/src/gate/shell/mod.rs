@@ -15,6 +15,7 @@ mod commands;
 mod danger;
 mod expand;
 mod git;
+mod git_work_tree;
 mod options;
 mod scripts;
 pub mod words;

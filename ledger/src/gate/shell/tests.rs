@@ -297,3 +297,49 @@ fn red_team_bypasses_stay_closed() {
         );
     }
 }
+
+#[test]
+fn git_porcelain_names_the_paths_it_writes_and_what_discards_work_is_dangerous() {
+    assert_eq!(writes("git rm src/other.ts"), ["/w/src/other.ts"]);
+    assert_eq!(writes("git rm -r --quiet lib"), ["/w/lib"]);
+    assert_eq!(
+        writes("git mv src/a.ts lib/a.ts"),
+        ["/w/src/a.ts", "/w/lib/a.ts"]
+    );
+    assert_eq!(writes("git checkout -- src"), ["/w/src"]);
+    assert_eq!(writes("git checkout HEAD~1 -- src/a.ts"), ["/w/src/a.ts"]);
+    assert_eq!(writes("git restore --source HEAD src"), ["/w/src"]);
+    assert_eq!(writes("git -C src restore a.ts"), ["/w/src/a.ts"]);
+    assert_eq!(writes("git clean -fd build"), ["/w/build"]);
+    for cmd in [
+        "git reset --hard",
+        "git reset --hard HEAD~3",
+        "git clean -fdx",
+        "git clean --force",
+        "git stash drop",
+        "git stash clear",
+        "git checkout -f main",
+        "git push origin :main",
+        "git push --delete origin topic",
+    ] {
+        assert!(analysis(cmd).dangerous.is_some(), "{cmd}");
+    }
+    // Read-only or refused by git itself: nothing to say.
+    for cmd in ["git clean -n", "git clean -dn", "git stash list"] {
+        let a = analysis(cmd);
+        assert!(a.dangerous.is_none() && a.writes.is_empty(), "{cmd}: {a:?}");
+    }
+    // A branch switch or a stash pop rewrites the tree: opaque, checked after.
+    for cmd in [
+        "git checkout main",
+        "git stash pop",
+        "git reset HEAD~1",
+        "git clean -d",
+    ] {
+        let a = analysis(cmd);
+        assert!(
+            a.dangerous.is_none() && !a.opaque.is_empty(),
+            "{cmd}: {a:?}"
+        );
+    }
+}
