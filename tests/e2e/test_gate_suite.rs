@@ -882,7 +882,9 @@ fn cases() -> Vec<Case> {
             "src/../.orchestration/agent_trace.jsonl",
             "src/notes.ts",
             "src/cfg/settings.json",
-            "src/cfg/../../.mcp.json",
+            // `src/cfg -> ../.claude`: the kernel applies `..` after the link,
+            // so this is the workspace's `.mcp.json` (not `src/.mcp.json`).
+            "src/cfg/../.mcp.json",
             "{ROOT}/.orchestration/agent_trace.jsonl",
             "./.claude/settings.json",
             "src/../.git/config",
@@ -896,6 +898,8 @@ fn cases() -> Vec<Case> {
             "/etc/passwd",
             "src/../../x",
             "{ROOT}/../x.ts",
+            // Through the link: `.claude/../../.mcp.json` is outside the workspace.
+            "src/cfg/../../.mcp.json",
         ],
     );
     c.write(

@@ -20,7 +20,7 @@ pub fn workspace_relative(root: &Path, cwd: &Path, raw: &str) -> Result<String, 
     if raw.trim().is_empty() {
         return Err(PathProblem::Unusable("empty path".into()));
     }
-    let joined = lexical(&cwd.join(raw));
+    let joined = resolve_dotdot(&cwd.join(raw));
     let resolved = resolve_symlinks(&joined);
     let rel = resolved
         .strip_prefix(root)
@@ -29,6 +29,28 @@ pub fn workspace_relative(root: &Path, cwd: &Path, raw: &str) -> Result<String, 
         .to_str()
         .ok_or_else(|| PathProblem::Unusable(format!("{} is not UTF-8", rel.display())))?;
     Ok(text.replace('\\', "/"))
+}
+
+/// `path` with `.` dropped and each `..` applied the way the kernel applies it: to
+/// the directory the path has reached *after* following symlinks (`lnk/..` with
+/// `lnk -> ../billing/sub` is `../billing`, not the directory holding `lnk`).
+/// Symlinks are resolved only before a `..` that follows them; parts that do not
+/// exist are taken as written.
+pub fn resolve_dotdot(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                if out.symlink_metadata().is_ok() {
+                    out = resolve_symlinks(&out);
+                }
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 /// Links followed at most, as the kernel does (ELOOP beyond).
@@ -141,5 +163,33 @@ mod tests {
         // A symlink to a directory inside resolves to its target.
         std::os::unix::fs::symlink(root.join("src/auth"), root.join("auth-link")).unwrap();
         assert_eq!(rel("auth-link/jwt.ts").unwrap(), "src/auth/jwt.ts");
+    }
+}
+
+#[cfg(test)]
+mod dotdot_tests {
+    use super::*;
+
+    #[test]
+    fn dotdot_after_a_symlink_goes_where_the_kernel_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("src/auth")).unwrap();
+        std::fs::create_dir_all(root.join("src/billing/sub")).unwrap();
+        std::os::unix::fs::symlink("../billing/sub", root.join("src/auth/lnk")).unwrap();
+        // `echo > src/auth/lnk/../invoice.ts` writes src/billing/invoice.ts.
+        assert_eq!(
+            workspace_relative(&root, &root, "src/auth/lnk/../invoice.ts").unwrap(),
+            "src/billing/invoice.ts"
+        );
+        // Without a symlink, `..` is plain.
+        assert_eq!(
+            workspace_relative(&root, &root, "src/auth/x/../a.ts").unwrap(),
+            "src/auth/a.ts"
+        );
+        let shell =
+            crate::gate::shell::analyze("echo x > src/auth/lnk/../invoice.ts", &root, &root);
+        let written: Vec<_> = shell.writes.iter().map(|w| w.path.clone()).collect();
+        assert_eq!(written, [root.join("src/billing/invoice.ts")]);
     }
 }

@@ -495,10 +495,11 @@ impl Walker<'_> {
         scope: &ShellScope,
     ) {
         let path = Path::new(raw);
+        // `..` after a symlink goes where the kernel goes, not where the text says.
         let absolute = if path.is_absolute() {
-            lexical(path)
+            crate::gate::paths::resolve_dotdot(path)
         } else if let Some(cwd) = &scope.cwd {
-            lexical(&cwd.join(path))
+            crate::gate::paths::resolve_dotdot(&cwd.join(path))
         } else {
             self.out.opaque(format!(
                 "`{by}` writes `{raw}` relative to a directory only known when it runs"

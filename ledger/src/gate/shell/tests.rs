@@ -343,3 +343,23 @@ fn git_porcelain_names_the_paths_it_writes_and_what_discards_work_is_dangerous()
         );
     }
 }
+
+#[test]
+fn a_hard_link_writes_its_source() {
+    assert_eq!(
+        writes("ln .orchestration/active_intents.yaml src/auth/s.yaml"),
+        [
+            "/w/.orchestration/active_intents.yaml",
+            "/w/src/auth/s.yaml"
+        ]
+    );
+    assert_eq!(
+        writes("cp -l .git/intent/agent_trace.jsonl src/auth/"),
+        [
+            "/w/.git/intent/agent_trace.jsonl",
+            "/w/src/auth/agent_trace.jsonl"
+        ]
+    );
+    // A copy is a new file: only its destination is written.
+    assert_eq!(writes("cp README.md src/auth/"), ["/w/src/auth/README.md"]);
+}

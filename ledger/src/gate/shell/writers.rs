@@ -126,9 +126,13 @@ impl Walker<'_> {
                     // `ln -s TARGET` links into the current directory.
                     None => (ops.clone(), Some((Word::literal("."), true))),
                 };
-                if program == "mv" {
-                    // Moving removes the sources.
-                    self.targets(&sources, true, &by, scope);
+                // Moving removes the sources; a hard link (`ln`, `cp -l`) is a second
+                // name for the same file, so writing it writes the source: a link of
+                // `.orchestration/active_intents.yaml` into the scope is a write there.
+                let hard_link = (program == "ln" && !has_flag(&split, &["-s", "--symbolic"]))
+                    || (program == "cp" && has_flag(&split, &["-l", "--link"]));
+                if program == "mv" || hard_link {
+                    self.targets(&sources, program == "mv", &by, scope);
                 }
                 if let (true, Some((dest, is_dir))) = (
                     program == "ln" && has_flag(&split, &["-s", "--symbolic"]),
