@@ -417,6 +417,29 @@ impl Walker<'_> {
                     self.simple(rest, &[], scope, stdin.clone());
                 }
             }
+            // Launchers run commands later, elsewhere or detached from the agent,
+            // where no hook sees them and their acts look like a person's.
+            "systemd-run" | "at" | "batch" | "crontab" | "daemonize" | "tmux" | "screen"
+            | "ssh" => {
+                let names_intent = args.iter().any(|w| match w.text() {
+                    Some(t) => t
+                        .split(|c: char| c.is_whitespace() || c == ';' || c == '&')
+                        .any(|part| part == "intent" || part.ends_with("/intent")),
+                    None => false,
+                });
+                if names_intent {
+                    self.out
+                        .intent_acts
+                        .push(format!("intent (through `{program}`)"));
+                } else if program == "ssh" {
+                    self.out.opaque("`ssh` runs commands on another machine");
+                } else {
+                    self.out.danger(format!(
+                        "`{program}` runs commands later or detached from the agent, where no \
+                         hook sees them"
+                    ));
+                }
+            }
             "nice" | "ionice" | "stdbuf" | "time" | "timeout" | "sudo" | "doas" | "env" => {
                 wrappers::wrapper(self, program, args, scope, stdin)
             }

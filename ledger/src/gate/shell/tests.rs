@@ -363,3 +363,26 @@ fn a_hard_link_writes_its_source() {
     // A copy is a new file: only its destination is written.
     assert_eq!(writes("cp README.md src/auth/"), ["/w/src/auth/README.md"]);
 }
+
+#[test]
+fn launchers_are_refused_and_intent_through_one_is_a_persons_act() {
+    for cmd in [
+        "systemd-run --user touch x",
+        "echo 'touch x' | at now + 1 minute",
+        "batch < job.sh",
+        "crontab jobs.txt",
+        "tmux new -d 'touch x'",
+        "screen -dm sh -c 'touch x'",
+        "daemonize /bin/touch x",
+    ] {
+        assert!(analysis(cmd).dangerous.is_some(), "{cmd}");
+    }
+    for cmd in [
+        "systemd-run --user intent status INT-001 DONE",
+        "tmux new -d 'intent select INT-002 --session s'",
+        "ssh localhost intent append",
+    ] {
+        assert!(!analysis(cmd).intent_acts.is_empty(), "{cmd}");
+    }
+    assert!(!analysis("ssh host uptime").opaque.is_empty());
+}
