@@ -414,7 +414,7 @@ fn a_failed_tool_reaches_post_tool_use_failure_and_leaves_a_lesson() {
 fn with_confine_shell_an_opaque_script_cannot_write_outside_the_scope_even_detached() {
     let Some(bin) = require_claude() else { return };
     if crate::test_confine::landlock_abi().is_none() {
-        eprintln!("SKIPPED: this kernel has no Landlock");
+        crate::cliproc::skip_unless_ci("this kernel has no Landlock");
         return;
     }
     let ws = wired_workspace();
