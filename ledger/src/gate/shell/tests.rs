@@ -362,6 +362,13 @@ fn a_hard_link_writes_its_source() {
     );
     // A copy is a new file: only its destination is written.
     assert_eq!(writes("cp README.md src/auth/"), ["/w/src/auth/README.md"]);
+    // A copy of a protected file is refused.
+    assert!(
+        analysis("cp .orchestration/active_intents.yaml src/auth/x.yaml")
+            .dangerous
+            .is_some()
+    );
+    assert!(analysis("cp README.md src/auth/").dangerous.is_none());
 }
 
 #[test]

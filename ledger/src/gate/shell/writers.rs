@@ -134,6 +134,9 @@ impl Walker<'_> {
                 if program == "mv" || hard_link {
                     self.targets(&sources, program == "mv", &by, scope);
                 }
+                if program == "cp" && !hard_link {
+                    self.copies_of_protected(&sources, scope);
+                }
                 if let (true, Some((dest, is_dir))) = (
                     program == "ln" && has_flag(&split, &["-s", "--symbolic"]),
                     &destination,
@@ -364,6 +367,23 @@ impl Walker<'_> {
                 None => self.out.opaque(format!(
                     "`{by}` writes into `{dest}` under a name only known when it runs"
                 )),
+            }
+        }
+    }
+
+    /// A copy of a protected file (the ledger, the specs, the hook wiring) takes the
+    /// record or its rules somewhere the gate does not guard: refused.
+    fn copies_of_protected(&mut self, sources: &[Word], scope: &ShellScope) {
+        let Some(cwd) = &scope.cwd else { return };
+        for source in sources.iter().filter_map(Word::text) {
+            let path = crate::gate::paths::resolve_dotdot(&cwd.join(source));
+            let Ok(rel) = path.strip_prefix(self.root) else {
+                continue;
+            };
+            let rel = rel.to_string_lossy();
+            if let Some(what) = crate::gate::protected(&rel, false) {
+                self.out
+                    .danger(format!("`cp {source}` copies a protected file ({what})"));
             }
         }
     }
