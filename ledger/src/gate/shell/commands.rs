@@ -339,6 +339,17 @@ impl Walker<'_> {
             "popd" => scope.cwd = None,
             // Builtins that set variables from input: those become unknown.
             "read" | "mapfile" | "readarray" => {
+                // `mapfile -C CMD` runs CMD for every few lines read.
+                let callback = program != "read"
+                    && args.iter().any(|w| {
+                        w.text().is_none_or(|t| {
+                            t.starts_with('-') && !t.starts_with("--") && t.contains('C')
+                        })
+                    });
+                if callback {
+                    self.out
+                        .opaque(format!("`{program} -C` runs a command as it reads"));
+                }
                 let mut names = operands(&split_options(args, "dnNptuaCcs", &[]))
                     .iter()
                     .filter_map(|w| w.text().map(str::to_string))

@@ -10,6 +10,22 @@ use super::{is_statement, text, Stdin, Walker};
 impl Walker<'_> {
     /// Evaluates one word node: expansions applied, substitutions walked.
     pub(super) fn eval(&mut self, node: Node, src: &str, scope: &mut ShellScope) -> Vec<Word> {
+        let out = self.eval_inner(node, src, scope);
+        // Bash evaluates an array subscript wherever a name is taken (`printf -v`,
+        // `read`, `declare`, `[[ -v ]]`, arithmetic): `'a[$(cmd)]'` runs `cmd` even
+        // in single quotes.
+        for word in &out {
+            if let Some(text) = word.text() {
+                if text.contains('[') && (text.contains("$(") || text.contains('`')) {
+                    self.out
+                        .opaque("an array subscript in a word runs the command inside it");
+                }
+            }
+        }
+        out
+    }
+
+    fn eval_inner(&mut self, node: Node, src: &str, scope: &mut ShellScope) -> Vec<Word> {
         match node.kind() {
             "word" | "command_name" if node.named_child_count() == 0 => {
                 let raw = text(node, src);
@@ -49,6 +65,12 @@ impl Walker<'_> {
                 }
             }
             "concatenation" => self.concatenation(node, src, scope),
+            // `$((x))` evaluates the *value* of `x` as an expression, and a subscript
+            // in it (`x='a[$(cmd)]'`) runs `cmd`: only values known to be plain are safe.
+            "arithmetic_expansion" => {
+                self.arithmetic(node, src, scope);
+                vec![Word::Dynamic]
+            }
             "command_substitution" | "process_substitution" => {
                 self.statements(node, src, &mut scope.clone());
                 vec![Word::Dynamic]
@@ -57,6 +79,35 @@ impl Walker<'_> {
                 self.words(node, src, scope);
                 vec![Word::Dynamic]
             }
+        }
+    }
+
+    /// Walks an arithmetic expression: substitutions in it are walked, and a
+    /// variable whose value is unknown or holds a subscript or substitution makes
+    /// the command opaque.
+    fn arithmetic(&mut self, node: Node, src: &str, scope: &mut ShellScope) {
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "command_substitution" | "process_substitution" => {
+                    self.statements(n, src, &mut scope.clone());
+                    continue;
+                }
+                "variable_name" => {
+                    let value = scope.lookup(text(n, src));
+                    let plain = value
+                        .as_deref()
+                        .is_some_and(|v| !v.contains('[') && !v.contains("$(") && !v.contains('`'));
+                    if !plain {
+                        self.out.opaque(
+                            "arithmetic evaluates a variable whose value is only known when it runs",
+                        );
+                    }
+                }
+                _ => {}
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
         }
     }
 
@@ -151,8 +202,25 @@ impl Walker<'_> {
                     self.statements(child, src, &mut scope.clone())
                 }
                 kind if is_statement(kind) => self.statement(child, src, scope, Stdin::default()),
-                _ => self.words(child, src, scope),
+                "arithmetic_expansion" => self.arithmetic(child, src, scope),
+                _ => self.word_node(child, src, scope),
             }
         }
+    }
+
+    /// Walks one word-like node (its substitutions), and makes the command opaque
+    /// when its text holds an array subscript with a substitution in it.
+    pub(super) fn word_node(&mut self, node: Node, src: &str, scope: &mut ShellScope) {
+        if matches!(
+            node.kind(),
+            "raw_string" | "word" | "string" | "concatenation"
+        ) {
+            let t = text(node, src);
+            if t.contains('[') && (t.contains("$(") || t.contains('`')) {
+                self.out
+                    .opaque("an array subscript in a word runs the command inside it");
+            }
+        }
+        self.words(node, src, scope);
     }
 }

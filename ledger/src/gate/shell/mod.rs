@@ -388,9 +388,7 @@ impl Walker<'_> {
                         scope.vars.insert(format!("env:{name}"), Some(why));
                     }
                 }
-                _ => {
-                    self.words(child, src, scope);
-                }
+                _ => self.word_node(child, src, scope),
             }
         }
     }

@@ -393,3 +393,28 @@ fn launchers_are_refused_and_intent_through_one_is_a_persons_act() {
     }
     assert!(!analysis("ssh host uptime").opaque.is_empty());
 }
+
+#[test]
+fn code_inside_subscripts_and_arithmetic_is_opaque() {
+    for cmd in [
+        "printf -v 'a[$(touch x)]' y",
+        "[[ -v 'a[$(touch x)]' ]]",
+        "read 'a[`touch x`]'",
+        "declare 'a[$(touch x)]=1'",
+        "echo $((x))",
+        "x='a[$(touch q)]'; echo $((x))",
+        "mapfile -C 'touch z #' -c 1 arr < f",
+    ] {
+        let a = analysis(cmd);
+        assert!(!a.is_read_only(), "{cmd}: {a:?}");
+    }
+    // Known plain values and literals stay read-only.
+    for cmd in [
+        "i=3; echo $((i + 1))",
+        "echo $((2 * 21))",
+        "printf -v out %s x",
+    ] {
+        let a = analysis(cmd);
+        assert!(a.is_read_only(), "{cmd}: {a:?}");
+    }
+}
