@@ -248,6 +248,9 @@ fn a_crashed_helper_is_replaced_and_no_hook_is_lost() {
         .status()
         .unwrap();
     wait_for("the helper to die", || !alive(first));
+    // Its lock is free only once its last thread is gone, which can be after its
+    // main thread shows as a zombie: until then no hook may start another helper.
+    wait_for("the dead helper's lock to be free", || lock_is_free(&ws));
     let (reply, _) = hook(&ws, &write_pre(&ws, "src/a.ts", "x", "t1"), true, &[]);
     assert!(
         reply.to_string().contains("no intent is selected"),
@@ -290,6 +293,12 @@ pub(crate) fn helper_with(ws: &TestWorkspace, program: &Path, extra: &[(&str, &s
     };
     wait_for("the helper's socket", || socket(ws).exists());
     child
+}
+
+/// Whether no process holds the helper's lock (checked by taking it for a moment).
+fn lock_is_free(ws: &TestWorkspace) -> bool {
+    let lock = std::fs::File::open(socket(ws).with_extension("lock")).unwrap();
+    lock.try_lock().is_ok()
 }
 
 fn socket(ws: &TestWorkspace) -> PathBuf {
