@@ -397,6 +397,42 @@ fn cases() -> Vec<Case> {
         ],
     );
 
+    // Programs that write files their arguments name (issue #29): patchers,
+    // in-place interpreters, editors, archives, mirrors, splitters, FIFOs.
+    c.sh_each(
+        "file_tool",
+        &[
+            ("patch README.md fix.diff", SV),
+            ("patch src/a.ts fix.diff", A),
+            ("patch -p1 -d lib < fix.diff", A),
+            ("perl -i -pe 's/a/b/' README.md", SV),
+            ("perl -pi -e 's/a/b/' src/a.ts", A),
+            ("ruby -i -pe 'x' lib/a.ts", SV),
+            ("vim -es -c '%s/a/b/' -c wq README.md", SV),
+            ("vim -es -c '%s/a/b/' -c wq src/a.ts", A),
+            ("ed -s lib/a.ts < s.ed", SV),
+            ("split -l 10 src/a.ts part_", SV),
+            ("split -l 10 src/a.ts src/part_", A),
+            ("csplit -f lib/p src/a.ts 3", SV),
+            ("mkfifo lib/pipe", SV),
+            ("mkfifo src/pipe", A),
+            ("mknod lib/null c 1 3", SV),
+            ("tar -xf a.tar -C lib", SV),
+            ("tar -xf a.tar -C src", A),
+            ("tar -czf lib/a.tgz src", SV),
+            ("unzip -o a.zip -d lib", SV),
+            ("unzip -o a.zip -d src/x", A),
+            ("rsync -a --delete src/ lib/", SV),
+            ("rsync -a lib/ src/", A),
+            ("less -o lib/log.txt src/a.ts", SV),
+            ("intent confine --intent INT-001 -- touch lib/x.ts", SV),
+            ("intent confine --intent INT-001 -- make", A),
+        ],
+    );
+
+    // The workspace root holds protected files an archive could replace.
+    c.sh("file_tool", PROT_N, PB, &["tar xzf a.tgz", "unzip a.zip"]);
+
     // Command and process substitution, subshells.
     c.sh_each(
         "substitution",

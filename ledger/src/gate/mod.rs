@@ -278,9 +278,19 @@ fn judge(input: &GateInput<'_>) -> Decision {
             if let Some(what) = protected(rel, target.recursive) {
                 reason.kind = ReasonKind::PolicyBlock;
                 reason.attempted_path = Some(rel.clone());
+                // A tree write names its directory; below it lie protected files.
+                let shown = match (rel.as_str(), target.recursive) {
+                    ("", _) => "the whole workspace".to_string(),
+                    (rel, true) => format!("everything under `{rel}`"),
+                    (rel, false) => format!("`{rel}`"),
+                };
+                let what = match target.recursive {
+                    true => format!("which holds {what}"),
+                    false => what.to_string(),
+                };
                 reason.message = match &target.by {
                     Some(by) => {
-                        format!("`{by}` would write `{rel}`, {what}; agents may not change it.")
+                        format!("`{by}` would write {shown}, {what}; agents may not change it.")
                     }
                     None => format!("`{rel}` is {what}; agents may not write it."),
                 };

@@ -73,7 +73,6 @@ const PURE_READERS: &[&str] = &[
     "locale",
     "getconf",
     "jq",
-    "less",
     "more",
     "wait",
     "exit",
@@ -102,6 +101,7 @@ const GUARDED_READERS: &[(&str, &str, &[&str])] = &[
     ("date", "s", &["--set"]),
     ("file", "C", &["--compile"]),
     ("tail", "", &[]),
+    ("less", "oO", &["--log-file", "--LOG-FILE"]),
 ];
 
 /// Readers whose extra operands are output files (`uniq in out`, `xxd in out`):
@@ -378,7 +378,7 @@ impl Walker<'_> {
             }
             "flock" | "taskset" | "chrt" | "chroot" | "su" | "runuser" | "script" | "unshare"
             | "setpriv" => wrappers::more(self, program, args, scope, stdin),
-            "intent" => self.intent_command(args),
+            "intent" => self.intent_command(args, scope, stdin),
             "git" => self.git(args, scope),
             "sed" | "gsed" => scripts::sed(self, program, args, scope),
             "awk" | "gawk" | "mawk" | "nawk" => scripts::awk(self, program, args),
@@ -467,11 +467,13 @@ impl Walker<'_> {
                     self.out
                         .danger("piping a download into an interpreter runs unreviewed code");
                 }
-                self.out
-                    .opaque(format!("`{p}` runs code, so its effects cannot be known"));
+                if !self.file_tool(p, args, scope) {
+                    self.out
+                        .opaque(format!("`{p}` runs code, so its effects cannot be known"));
+                }
             }
             _ => {
-                if !self.writer(program, args, scope) {
+                if !self.file_tool(program, args, scope) && !self.writer(program, args, scope) {
                     danger::machine_wide(program, args, &mut self.out);
                     self.out.opaque(format!(
                         "`{program}` is not on the read-only allowlist, so it may change any file"
@@ -488,7 +490,9 @@ impl Walker<'_> {
         let split = split_options(args, if flag.len() == 2 { short } else { "" }, &[flag]);
         let file_flag = matches!(
             (program, flag),
-            ("sort", "-o" | "--output") | ("tree", "-o" | "--output")
+            ("sort", "-o" | "--output")
+                | ("tree", "-o" | "--output")
+                | ("less", "-o" | "-O" | "--log-file" | "--LOG-FILE")
         );
         match flag_value(&split, &[flag]) {
             Some(Word::Known { text, glob }) if file_flag => {
@@ -525,7 +529,8 @@ impl Walker<'_> {
     }
 
     /// `intent` run by an agent: reading is fine, changing state is a human's act.
-    fn intent_command(&mut self, args: &[Word]) {
+    /// `intent confine … -- CMD` only takes rights away: CMD is judged as itself.
+    fn intent_command(&mut self, args: &[Word], scope: &mut ShellScope, stdin: &Stdin) {
         let mut iter = args.iter();
         let mut sub = None;
         while let Some(word) = iter.next() {
@@ -543,6 +548,16 @@ impl Walker<'_> {
                     break;
                 }
             }
+        }
+        if sub == Some(Some("confine")) {
+            let after: Vec<Word> = iter.clone().cloned().collect();
+            if let Some(at) = after.iter().position(|w| w.text() == Some("--")) {
+                let inner = after[at + 1..].to_vec();
+                if !inner.is_empty() {
+                    self.simple(inner, &[], scope, stdin.clone());
+                }
+            }
+            return;
         }
         let rest: Vec<Option<&str>> = iter.map(Word::text).collect();
         let repair = rest.contains(&Some("--repair"));

@@ -14,6 +14,7 @@
 mod commands;
 mod danger;
 mod expand;
+mod file_tools;
 mod git;
 mod git_work_tree;
 mod options;
@@ -357,6 +358,9 @@ impl Walker<'_> {
             },
             None => Some(String::new()),
         };
+        if let Some(why) = holds_code(&name, value.as_deref()) {
+            self.out.opaque(why);
+        }
         if exported || changes_children(&name) {
             if let Some(why) = commands::unsafe_env(&name) {
                 scope.vars.insert(format!("env:{name}"), Some(why));
@@ -492,6 +496,25 @@ impl Walker<'_> {
         by: &str,
         scope: &ShellScope,
     ) {
+        self.record_write(raw, glob, recursive, recursive, by, scope);
+    }
+
+    /// Files anywhere in the tree under `raw` are written, none deleted (an archive
+    /// extracted, a mirror without `--delete`): the workspace root itself is then a
+    /// scope question, not a dangerous command.
+    fn write_tree(&mut self, raw: &str, by: &str, scope: &ShellScope) {
+        self.record_write(raw, false, true, false, by, scope);
+    }
+
+    fn record_write(
+        &mut self,
+        raw: &str,
+        glob: bool,
+        recursive: bool,
+        deletes: bool,
+        by: &str,
+        scope: &ShellScope,
+    ) {
         let path = Path::new(raw);
         // `..` after a symlink goes where the kernel goes, not where the text says.
         let absolute = if path.is_absolute() {
@@ -504,7 +527,7 @@ impl Walker<'_> {
             ));
             return;
         };
-        danger::write_outside(&absolute, raw, recursive, by, self.root, &mut self.out);
+        danger::write_outside(&absolute, raw, deletes, by, self.root, &mut self.out);
         let mut paths = vec![absolute.clone()];
         if glob {
             paths.extend(danger::expand_glob(&absolute));
@@ -570,6 +593,19 @@ fn merge_uncertain(scope: &mut ShellScope, before: &ShellScope, after: &ShellSco
 
 /// Variables that, once set, change how later programs behave: every name in upper
 /// case is assumed to be exported already (PATH, GIT_PAGER …).
+/// Why a shell variable set to `value` runs code later (bash(1): `PROMPT_COMMAND`
+/// before a prompt, `PS0`–`PS4` expanded with their substitutions, `BASH_ENV` and
+/// `ENV` sourced by the next shell), `None` when it does not.
+fn holds_code(name: &str, value: Option<&str>) -> Option<String> {
+    let substitutes = value.is_none_or(|v| v.contains("$(") || v.contains('`'));
+    let runs = match name {
+        "PROMPT_COMMAND" | "BASH_ENV" | "ENV" => true,
+        "PS0" | "PS1" | "PS2" | "PS3" | "PS4" => substitutes,
+        _ => false,
+    };
+    runs.then(|| format!("`{name}` holds code the shell runs later"))
+}
+
 fn changes_children(name: &str) -> bool {
     name.chars().any(|c| c.is_ascii_uppercase())
 }

@@ -74,8 +74,6 @@ impl Walker<'_> {
             "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "zstd" => {
                 ("S", &["--suffix"])
             }
-            "tar" => ("fCT", &["--file", "--directory", "--files-from"]),
-            "unzip" => ("d", &[]),
             _ => return false,
         };
         let split = split_options(args, short_values, long_values);
@@ -251,49 +249,6 @@ impl Walker<'_> {
                     self.targets(&ops, false, &by, scope);
                     self.out
                         .opaque(format!("`{program}` also writes the (de)compressed copy"));
-                }
-            }
-            "tar" => {
-                // Listing is read-only only with plain flags: `--to-command`,
-                // `--checkpoint-action=exec`, `-I PROG`, `--index-file` and the like
-                // run programs or write files even while listing.
-                let safe_long = [
-                    "--list",
-                    "--verbose",
-                    "--file",
-                    "--gzip",
-                    "--bzip2",
-                    "--xz",
-                    "--zstd",
-                ];
-                let plain = |t: &str| {
-                    if let Some(long) = t.strip_prefix("--") {
-                        let name = long.split('=').next().unwrap_or(long);
-                        safe_long.contains(&format!("--{name}").as_str())
-                    } else {
-                        t.trim_start_matches('-')
-                            .chars()
-                            .all(|c| "tvfzjJ".contains(c))
-                    }
-                };
-                let texts: Vec<&str> = args.iter().filter_map(Word::text).collect();
-                let listing = texts.iter().any(|t| {
-                    *t == "--list"
-                        || (!t.starts_with("--") && t.trim_start_matches('-').contains('t'))
-                });
-                let all_plain = texts
-                    .iter()
-                    .enumerate()
-                    .all(|(i, t)| i > 0 && !t.starts_with('-') || plain(t));
-                if !(listing && all_plain) {
-                    self.out
-                        .opaque("`tar` writes files or runs programs only known when it runs");
-                }
-            }
-            "unzip" => {
-                if !has_flag(&split, &["-l", "-v", "-t", "-p", "-Z"]) {
-                    self.out
-                        .opaque("`unzip` writes files only known when it runs");
                 }
             }
             _ => unreachable!("listed above"),
