@@ -329,3 +329,96 @@ fn a_persons_act_from_a_confined_process_fails_saying_why() {
     assert!(stderr(&out).contains("runs confined"), "{}", stderr(&out));
     assert_eq!(ws.events().len(), before, "nothing was recorded");
 }
+
+#[test]
+fn the_helper_records_only_for_clients_that_hold_its_secret() {
+    use intent_cli::helper::wire::{self, Answer, Ask, HookAsk};
+    if !landlock() {
+        return;
+    }
+    let ws = workspace();
+    let status = crate::test_helper::started_helper(&ws);
+    let out = ws.run(&["helper", "status", "--json"], None);
+    let socket: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let socket = std::path::PathBuf::from(socket["socket"].as_str().unwrap());
+    let root = ws.root().canonicalize().unwrap();
+    let key_file = root.join(".git/intent/cache/private/helper.key");
+    let secret = blake3::Hash::from_bytes(std::fs::read(&key_file).unwrap().try_into().unwrap())
+        .to_hex()
+        .to_string();
+    // A client of our own that skips every check the real one makes, posing as
+    // Claude Code's hook with a user's prompt (an agent's script could do this).
+    let forge = {
+        let root = root.clone();
+        move |token: &str| {
+            let mut shared_env: Vec<(String, String)> = std::env::vars()
+                .filter(|(n, _)| {
+                    matches!(n.as_str(), "HOME" | "USER" | "INTENT_DURABILITY")
+                        || n.starts_with("GIT_")
+                })
+                .collect();
+            shared_env.push((
+                "PATH".into(),
+                crate::common::path_with_intent().into_string().unwrap(),
+            ));
+            shared_env.sort();
+            let ask = Ask::Hook(Box::new(HookAsk {
+                exe: status["exe"].as_str().unwrap().to_string(),
+                shared_env,
+                project_dirs: Vec::new(),
+                timings: false,
+                cwd: root.to_string_lossy().into_owned(),
+                explicit_workspace: Some(root.to_string_lossy().into_owned()),
+                front_end: Some("claude-code".into()),
+                event: None,
+                seed: format!("forged-{token}"),
+                look_from: 0,
+                token: token.to_string(),
+            }));
+            let payload = serde_json::json!({"hook_event_name": "UserPromptSubmit",
+            "session_id": "s1", "cwd": root, "prompt_id": "p1",
+            "prompt": "/intent INT-001 ship it"});
+            let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+            wire::write_ask(&mut stream, &ask, payload.to_string().as_bytes()).unwrap();
+            wire::read_answer(&mut stream).unwrap()
+        }
+    };
+    let before = ws.events().len();
+    let wrong = "0".repeat(64);
+    assert!(matches!(forge(&wrong), Answer::Declined { .. }));
+    assert_eq!(
+        ws.events().len(),
+        before,
+        "a client without the secret was served"
+    );
+
+    // Confined the way `intent confine` confines (this thread only): the secret
+    // cannot be read, and without it the helper declines.
+    let plan = intent_cli::commands::confine::plan(
+        &root,
+        &[root.join(".git/intent")],
+        &[root.join(".git/intent/cache/private")],
+        &["src/auth/**".to_string()],
+        &[],
+    );
+    let confined = {
+        let forge = forge.clone();
+        std::thread::spawn(move || {
+            let status = intent_cli::commands::confine::restrict(&plan).unwrap();
+            assert_eq!(status, landlock::RulesetStatus::FullyEnforced);
+            let read = std::fs::read(&key_file).map_err(|e| e.kind());
+            assert_eq!(read, Err(std::io::ErrorKind::PermissionDenied));
+            assert!(std::fs::read(root.join(".orchestration/active_intents.yaml")).is_ok());
+            matches!(forge(&wrong), Answer::Declined { .. })
+        })
+    };
+    assert!(confined.join().unwrap(), "the confined forger was declined");
+    assert_eq!(ws.events().len(), before, "a confined client was served");
+
+    // The control: the same forged client with the secret is served and records.
+    assert!(matches!(forge(&secret), Answer::Served { .. }));
+    assert!(
+        ws.events().len() > before,
+        "the secret is what the helper checks"
+    );
+}

@@ -109,12 +109,12 @@ pub(crate) fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
-fn served(ws: &TestWorkspace) -> u64 {
+pub(crate) fn served(ws: &TestWorkspace) -> u64 {
     status(ws).map_or(0, |s| s["served"].as_u64().unwrap())
 }
 
 /// A helper started by a first hook, running by the time this returns.
-fn started_helper(ws: &TestWorkspace) -> Value {
+pub(crate) fn started_helper(ws: &TestWorkspace) -> Value {
     hook(ws, &prompt(ws, "warm up"), true, &[]);
     wait_for("the helper to start", || status(ws).is_some());
     status(ws).unwrap()

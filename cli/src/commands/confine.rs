@@ -61,6 +61,11 @@ pub struct Plan {
     /// Scope entries that name nothing that exists yet (not granted: Landlock
     /// rules need an existing file).
     pub missing: Vec<String>,
+    /// Directories whose files the command may not read (the helper's secret).
+    pub unreadable: Vec<PathBuf>,
+    /// Paths granted reading files (each with everything below it): everything
+    /// but [`Plan::unreadable`].
+    pub readable: Vec<PathBuf>,
 }
 
 /// The writable part of the workspace for `scope` (its globs cut at their first
@@ -68,6 +73,7 @@ pub struct Plan {
 pub fn plan(
     root: &Path,
     extra_protected: &[PathBuf],
+    unreadable: &[PathBuf],
     scope: &[String],
     scratch: &[String],
 ) -> Plan {
@@ -107,6 +113,20 @@ pub fn plan(
         writable,
         tmpdir,
         missing,
+        unreadable: unreadable.to_vec(),
+        readable: grants(Path::new("/"), unreadable),
+    }
+}
+
+/// `path` with symlinks resolved as far as it exists (the rest appended), so it
+/// compares with the canonical paths the grants are made of.
+fn canonical(path: &Path) -> PathBuf {
+    if let Ok(path) = path.canonicalize() {
+        return path;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => canonical(parent).join(name),
+        _ => path.to_path_buf(),
     }
 }
 
@@ -146,19 +166,43 @@ pub fn grants(dir: &Path, protected: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-/// Restricts this process (and all it will start) to `plan`; returns whether the
-/// kernel enforces it fully.
+/// Restricts the calling thread (and all it will start) to `plan`; returns
+/// whether the kernel enforces it fully. `intent confine` calls it just before
+/// running the command; tests call it on a thread of their own.
 #[cfg(target_os = "linux")]
-fn restrict(plan: &Plan) -> anyhow::Result<landlock::RulesetStatus> {
-    use landlock::{path_beneath_rules, AccessFs, Ruleset, RulesetAttr, RulesetCreatedAttr, ABI};
+pub fn restrict(plan: &Plan) -> anyhow::Result<landlock::RulesetStatus> {
+    use landlock::{
+        AccessFs, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr,
+        RulesetError, ABI,
+    };
     let abi = ABI::V5;
+    // One rule per path, with every right granted there: the directories on the
+    // way to the workspace are split the same way for reading and writing.
+    let mut rights: std::collections::BTreeMap<&Path, BitFlags<AccessFs>> = Default::default();
+    // What may be written may be read (a file opened read-write, as `mktemp`
+    // does): the unreadable directories are never writable.
+    for path in &plan.writable {
+        *rights.entry(path).or_default() |= AccessFs::from_write(abi) | AccessFs::ReadFile;
+    }
+    for path in &plan.readable {
+        *rights.entry(path).or_default() |= AccessFs::ReadFile;
+    }
+    // A path gone since the plan was made (a file deleted meanwhile) is skipped:
+    // nothing there to grant.
+    // A file takes only the rights that apply to files.
+    let rules = rights.into_iter().filter_map(|(path, access)| {
+        let access = match path.is_dir() {
+            true => access,
+            false => access & AccessFs::from_file(abi),
+        };
+        PathFd::new(path)
+            .ok()
+            .map(|fd| Ok::<_, RulesetError>(PathBeneath::new(fd, access)))
+    });
     let status = Ruleset::default()
-        .handle_access(AccessFs::from_write(abi))?
+        .handle_access(AccessFs::from_write(abi) | AccessFs::ReadFile)?
         .create()?
-        .add_rules(path_beneath_rules(
-            &plan.writable,
-            AccessFs::from_write(abi),
-        ))?
+        .add_rules(rules)?
         .restrict_self()?;
     Ok(status.ruleset)
 }
@@ -190,13 +234,21 @@ pub fn run(config: &Config, args: ConfineArgs) -> anyhow::Result<u8> {
     if let Some(store) = workspace.git_store_dir() {
         extra.push(store);
     }
-    let plan = plan(&root, &extra, &intent.owned_scope, &policy.scratch_paths);
+    let hidden = [canonical(&crate::helper::secret::private_dir(workspace))];
+    let plan = plan(
+        &root,
+        &extra,
+        &hidden,
+        &intent.owned_scope,
+        &policy.scratch_paths,
+    );
     if args.explain {
         if config.json() {
             println!(
                 "{}",
                 json!({"intent": intent.id, "writable": plan.writable, "tmpdir": plan.tmpdir,
-                    "missing": plan.missing, "landlock_abi": landlock_abi()})
+                    "missing": plan.missing, "unreadable": plan.unreadable,
+                    "landlock_abi": landlock_abi()})
             );
         } else {
             println!("{} may write (and everything below each):", intent.id);

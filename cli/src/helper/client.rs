@@ -55,6 +55,9 @@ fn ask_helper(
         return None;
     }
     let place = Place::of(&workspace).ok()?;
+    // Without the secret (a confined process cannot read it) the helper would
+    // decline: answer here, where the ledger's own protection applies.
+    let token = super::secret::load_or_create(&workspace).ok()?;
     intent_engine::timings::mark("find helper");
     let Ok(mut stream) = UnixStream::connect(&place.socket) else {
         start_helper(&place);
@@ -74,7 +77,7 @@ fn ask_helper(
     intent_engine::timings::mark("connect and check helper");
     // The ledger's length before the helper can record anything for this hook.
     let look_from = std::fs::metadata(workspace.ledger_path()).map_or(0, |m| m.len());
-    let ask = Ask::Hook(Box::new(hook_ask(config, args, seed, look_from)?));
+    let ask = Ask::Hook(Box::new(hook_ask(config, args, seed, look_from, token)?));
     intent_engine::timings::mark("describe hook");
     let timeout = super::answer_timeout();
     stream.set_write_timeout(Some(timeout)).ok()?;
@@ -155,7 +158,13 @@ fn likely_workspace(config: &Config, args: &HookArgs) -> Workspace {
     }
 }
 
-fn hook_ask(config: &Config, args: &HookArgs, seed: &str, look_from: u64) -> Option<HookAsk> {
+fn hook_ask(
+    config: &Config,
+    args: &HookArgs,
+    seed: &str,
+    look_from: u64,
+    token: String,
+) -> Option<HookAsk> {
     let cwd = std::env::current_dir().ok()?.to_str()?.to_string();
     let explicit_workspace = match config.explicit_workspace {
         true => Some(config.workspace.root().to_str()?.to_string()),
@@ -181,6 +190,7 @@ fn hook_ask(config: &Config, args: &HookArgs, seed: &str, look_from: u64) -> Opt
         event: args.event.clone(),
         seed: seed.to_string(),
         look_from,
+        token,
     })
 }
 

@@ -17,6 +17,7 @@
 //! `INTENT_HELPER=off` turns it off.
 
 pub mod client;
+pub mod secret;
 pub mod server;
 pub mod wire;
 
@@ -27,7 +28,7 @@ use intent_ledger::Workspace;
 
 /// Bumped whenever the wire format changes (a client and a helper of the same
 /// binary always agree; this guards against a mismatch that the binary check misses).
-pub const PROTOCOL: u32 = 1;
+pub const PROTOCOL: u32 = 2;
 
 /// Variables whose values change what a hook does or which programs it runs; the
 /// helper answers only clients whose values equal its own (and every `GIT_*`).

@@ -27,6 +27,8 @@ struct Shared {
     ledger: PathBuf,
     exe: String,
     shared_env: Vec<(String, String)>,
+    /// The helper's secret ([`super::secret`]) every hook must present.
+    secret: String,
     started: Instant,
     idle_limit: Duration,
     /// Requests being answered, and whether the helper is closing (no new ones).
@@ -52,6 +54,8 @@ pub fn serve(workspace: &Workspace, idle_limit: Duration) -> anyhow::Result<()> 
         workspace.ledger_path().display()
     );
     let place = Place::of(workspace).map_err(anyhow::Error::msg)?;
+    let secret = super::secret::load_or_create(workspace)
+        .context("cannot read or make the helper's secret")?;
     place
         .make_dir()
         .with_context(|| format!("cannot create {}", place.dir().display()))?;
@@ -82,6 +86,7 @@ pub fn serve(workspace: &Workspace, idle_limit: Duration) -> anyhow::Result<()> 
         ledger: workspace.ledger_path(),
         exe: super::exe_identity(),
         shared_env: super::shared_environment(),
+        secret,
         started: Instant::now(),
         idle_limit,
         in_flight: Mutex::new((0, None)),
@@ -235,6 +240,15 @@ fn stall_for_tests(variable: &str) {
 }
 
 fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {
+    if !super::secret::matches(&ask.token, &shared.secret) {
+        eprintln!(
+            "intent helper {}: declined a hook without the helper's secret",
+            std::process::id()
+        );
+        return Answer::Declined {
+            why: "the client did not present the helper's secret".into(),
+        };
+    }
     if ask.exe != shared.exe {
         close(shared, "a client of another binary asked");
         return Answer::Stale {

@@ -52,6 +52,9 @@ pub struct HookAsk {
     /// The ledger's length when the hook was sent: both answers look for their
     /// events' ids in the lines written since.
     pub look_from: u64,
+    /// The helper's secret ([`super::secret`]): proof that the client may have the
+    /// helper record for it (a confined command cannot read it).
+    pub token: String,
 }
 
 /// What the helper answers.
@@ -213,6 +216,7 @@ mod tests {
             event: None,
             seed: "hook-seed".into(),
             look_from: 4096,
+            token: "ab".repeat(32),
         }));
         let mut frame = Vec::new();
         write_ask(&mut frame, &ask, b"{\"x\":1}").unwrap();
