@@ -1,12 +1,11 @@
-//! Loading the intent specs inside a hook: hash the YAML, reuse a parsed copy keyed by
-//! that hash, and snapshot changed specs into the ledger.
+//! Loading the intent specs inside a hook: parse the YAML (the resident helper
+//! reuses what it parsed while the bytes are the same), and snapshot changed specs
+//! into the ledger.
 
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use intent_ledger::gate::bytes_sha256;
 use intent_ledger::payload::IntentSpec;
-use intent_ledger::spec::{validate, IntentsFile, SpecDocument};
+use intent_ledger::spec::{validate, SpecDocument};
 use intent_ledger::state::HookState;
 use intent_ledger::{NewEvent, Transaction, Workspace};
 
@@ -36,37 +35,26 @@ pub fn load(
     if let Some(doc) = remembered(&bytes) {
         return snapshot_if_changed(doc, tx, state, source);
     }
-    let hash = bytes_sha256(&bytes);
-    let cache_file = workspace
-        .cache_dir()
-        .join("specs")
-        .join(format!("{}.json", hash.trim_start_matches("sha256:")));
-    let doc = match read_cached(&cache_file) {
-        Some(file) => Arc::new(SpecDocument {
-            file,
-            content_hash: hash.clone(),
-        }),
-        None => {
-            let doc = match SpecDocument::parse(&bytes) {
-                Ok(doc) => doc,
-                Err(err) => return Ok(Err(format!("active_intents.yaml: {err}"))),
-            };
-            let errors: Vec<String> = validate(&doc.file)
-                .into_iter()
-                .filter(|d| d.is_error())
-                .map(|d| d.to_string())
-                .collect();
-            if !errors.is_empty() {
-                return Ok(Err(format!(
-                    "active_intents.yaml has {} error(s), first: {}",
-                    errors.len(),
-                    errors[0]
-                )));
-            }
-            write_cached(&cache_file, &doc);
-            Arc::new(doc)
-        }
+    // Parsed from the YAML itself every time (about 0.1 ms for a few intents): a
+    // parsed copy kept in a file would be one more file an agent's command could
+    // rewrite to widen its own scope.
+    let doc = match SpecDocument::parse(&bytes) {
+        Ok(doc) => doc,
+        Err(err) => return Ok(Err(format!("active_intents.yaml: {err}"))),
     };
+    let errors: Vec<String> = validate(&doc.file)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    if !errors.is_empty() {
+        return Ok(Err(format!(
+            "active_intents.yaml has {} error(s), first: {}",
+            errors.len(),
+            errors[0]
+        )));
+    }
+    let doc = Arc::new(doc);
     remember(bytes, &doc);
     snapshot_if_changed(doc, tx, state, source)
 }
@@ -113,15 +101,4 @@ fn remember(bytes: Vec<u8>, doc: &Arc<SpecDocument>) {
         bytes,
         doc: Arc::clone(doc),
     });
-}
-
-fn read_cached(path: &Path) -> Option<IntentsFile> {
-    let bytes = intent_ledger::atomic::read_regular(path).ok()?;
-    serde_json::from_slice(&bytes).ok()
-}
-
-/// Best effort: the cache only saves time, so a failure to write it is ignored.
-fn write_cached(path: &Path, doc: &SpecDocument) {
-    let bytes = doc.to_json().to_string();
-    let _ = intent_ledger::atomic::write(path, bytes.as_bytes(), intent_ledger::atomic::Sync::No);
 }
