@@ -18,6 +18,7 @@ pub mod gate;
 pub mod head;
 pub mod line;
 pub mod lines;
+pub mod lock;
 pub mod payload;
 mod reader;
 pub mod redact;

@@ -16,9 +16,13 @@ struct LockHolder(Child);
 
 impl LockHolder {
     fn hold(ws: &TestWorkspace) -> LockHolder {
+        LockHolder::hold_file(&ws.ledger())
+    }
+
+    fn hold_file(file: &std::path::Path) -> LockHolder {
         let child = Command::new("flock")
             .arg("-x")
-            .arg(ws.ledger())
+            .arg(file)
             .args(["sleep", "60"])
             .stdout(Stdio::null())
             .spawn()
@@ -28,7 +32,7 @@ impl LockHolder {
         loop {
             let free = Command::new("flock")
                 .args(["-n", "-x"])
-                .arg(ws.ledger())
+                .arg(file)
                 .arg("true")
                 .status()
                 .unwrap()
@@ -160,4 +164,31 @@ fn specs_replaced_by_a_fifo_make_the_gate_refuse_at_once() {
     assert_eq!(decision["permissionDecision"], "deny", "{reply:#}");
     let reason = decision["permissionDecisionReason"].as_str().unwrap();
     assert!(reason.contains("not a regular file"), "{reason}");
+}
+
+#[test]
+fn a_query_gives_up_on_a_held_projection_lock_saying_who_to_ask() {
+    let ws = TestWorkspace::new();
+    let out = ws.run(&["why", "README.md:1"], None);
+    let lock = ws.root().join(".orchestration/.cache/lineage/lock");
+    assert!(
+        lock.exists(),
+        "the lineage lock is at {}: {}",
+        lock.display(),
+        stderr(&out)
+    );
+    let _held = LockHolder::hold_file(&lock);
+    let started = Instant::now();
+    let out = ws
+        .command(&["why", "README.md:1"])
+        .env("INTENT_LOCK_WAIT_MS", "300")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("held this lock") && err.contains("fuser"),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
 }

@@ -201,25 +201,12 @@ impl Ledger {
 
     /// Takes the ledger's exclusive lock, within the options' `lock_timeout`.
     fn acquire(&self) -> Result<()> {
-        let Some(timeout) = self.options.lock_timeout else {
-            return self.file.lock().map_err(|e| LedgerError::io(&self.path, e));
-        };
-        let deadline = std::time::Instant::now() + timeout;
-        let mut pause = std::time::Duration::from_millis(1);
-        loop {
-            match self.file.try_lock() {
-                Ok(()) => return Ok(()),
-                Err(std::fs::TryLockError::WouldBlock) => {}
-                Err(std::fs::TryLockError::Error(e)) => return Err(LedgerError::io(&self.path, e)),
-            }
-            let now = std::time::Instant::now();
-            if now >= deadline {
-                return Err(LedgerError::Locked {
-                    path: self.path.clone(),
-                });
-            }
-            std::thread::sleep(pause.min(deadline - now));
-            pause = (pause * 2).min(std::time::Duration::from_millis(25));
+        match crate::lock::exclusive_within(&self.file, self.options.lock_timeout) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(LedgerError::Locked {
+                path: self.path.clone(),
+            }),
+            Err(e) => Err(LedgerError::io(&self.path, e)),
         }
     }
 

@@ -117,7 +117,22 @@ impl Lineage {
         // One updater at a time; readers never need the lock (atomic renames).
         let lock_path = dir.join("lock");
         let lock = std::fs::File::create(&lock_path).map_err(|e| QueryError::io(&lock_path, e))?;
-        lock.lock().map_err(|e| QueryError::io(&lock_path, e))?;
+        let wait = intent_ledger::lock::command_wait();
+        match intent_ledger::lock::exclusive_within(&lock, Some(wait)) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(QueryError::io(
+                    &lock_path,
+                    std::io::Error::other(format!(
+                        "another process has held this lock for {} s (a stopped `intent`? \
+                         `fuser {}` names it; INTENT_LOCK_WAIT_MS waits longer)",
+                        wait.as_secs(),
+                        lock_path.display()
+                    )),
+                ))
+            }
+            Err(e) => return Err(QueryError::io(&lock_path, e)),
+        }
         let ledger = workspace.ledger_path();
         let core: Option<Core> = read_json(&dir.join("core.json"))
             .filter(|c: &Core| c.version == VERSION && !dir.join("dirty").exists() && !force);
