@@ -11,9 +11,9 @@ use time::{Date, Duration, OffsetDateTime};
 /// Why a filter could not be built from user input.
 #[derive(Debug, thiserror::Error)]
 pub enum FilterError {
-    /// `--since` was not understood.
+    /// `--since` or `--until` was not understood.
     #[error(
-        "cannot read --since {0:?}: use an RFC 3339 time (2026-11-22T10:00:00Z), a date \
+        "cannot read the time {0:?}: use an RFC 3339 time (2026-11-22T10:00:00Z), a date \
          (2026-11-22) or an age such as 30m, 2h, 7d"
     )]
     Since(String),
@@ -30,6 +30,8 @@ pub struct LogFilter {
     pub sessions: Vec<String>,
     /// Keep events at or after this time.
     pub since: Option<OffsetDateTime>,
+    /// Keep events before this time.
+    pub until: Option<OffsetDateTime>,
     /// Keep only the newest this many matches (printed oldest first).
     pub limit: Option<usize>,
     /// Keep events about these paths (a file, or a directory and everything in it):
@@ -113,19 +115,25 @@ impl LogFilter {
             None => true,
             Some(since) => event.timestamp().is_some_and(|ts| ts >= since),
         };
+        let until_ok = match self.until {
+            None => true,
+            Some(until) => event.timestamp().is_some_and(|ts| ts < until),
+        };
         let path_ok = self.paths.is_empty()
             || event_paths(event)
                 .iter()
                 .any(|p| self.paths.iter().any(|w| path_matches(w, p)));
         let block_ok = self.blocks.is_empty() || touches_block(event, &self.blocks);
-        kind_ok && intent_ok && session_ok && since_ok && path_ok && block_ok
+        kind_ok && intent_ok && session_ok && since_ok && until_ok && path_ok && block_ok
     }
 
     /// Returns the matching events of the ledger at `path`, oldest first, each with
     /// the exact line it was stored as.
     ///
-    /// With a `limit`, reads newest first and stops after `limit` matches (or at the
-    /// first event older than `since`), so a short log of a huge ledger is cheap.
+    /// With a `limit`, reads newest first and stops after `limit` matches, so a short
+    /// log of a huge ledger is cheap. Times are never assumed to grow along the
+    /// ledger (clocks go back; fetched ledgers interleave): an older `ts` does not
+    /// end the search.
     pub fn run(&self, path: &Path) -> intent_ledger::Result<Vec<(Event, Vec<u8>)>> {
         let mut out = Vec::new();
         match self.limit {
@@ -136,11 +144,6 @@ impl LogFilter {
                     }
                     let line = line?;
                     let event = line.parse(path)?;
-                    if let (Some(since), Some(ts)) = (self.since, event.timestamp()) {
-                        if ts < since {
-                            break;
-                        }
-                    }
                     if self.matches(&event) {
                         out.push((event, line.bytes));
                     }

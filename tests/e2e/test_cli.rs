@@ -151,6 +151,24 @@ fn log_filters_and_json_prints_lines_as_stored() {
     assert_eq!(seqs(&["--session", "s2"]), vec![5, 6]);
     assert_eq!(seqs(&["--session", "s2", "--since", "2021-01-01"]), vec![5]);
     assert_eq!(seqs(&["--limit", "2"]), vec![5, 6]);
+    // Times do not grow along the ledger (seq 6 is older than all): an older event
+    // never ends the search.
+    assert_eq!(
+        seqs(&["--since", "2021-01-01", "--limit", "10"]),
+        vec![1, 2, 3, 4, 5]
+    );
+    assert_eq!(seqs(&["--until", "2021-01-01"]), vec![6]);
+    assert_eq!(
+        seqs(&[
+            "--since",
+            "2019-01-01",
+            "--until",
+            "2021-01-01",
+            "--limit",
+            "1"
+        ]),
+        vec![6]
+    );
     assert_eq!(seqs(&["--kind", "trace", "--limit", "5"]), vec![4]);
 
     let out = ws.run(&["--json", "log"], None);

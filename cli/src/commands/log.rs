@@ -28,6 +28,9 @@ pub struct LogArgs {
     /// Only events at or after: RFC 3339 time, a date, or an age like 30m, 2h, 7d.
     #[arg(long)]
     pub since: Option<String>,
+    /// Only events before: RFC 3339 time, a date, or an age like 30m, 2h, 7d.
+    #[arg(long)]
+    pub until: Option<String>,
     /// Only the newest N matching events.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
@@ -47,11 +50,17 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
         .as_deref()
         .map(|text| parse_since(text, OffsetDateTime::now_utc()))
         .transpose()?;
+    let until = args
+        .until
+        .as_deref()
+        .map(|text| parse_since(text, OffsetDateTime::now_utc()))
+        .transpose()?;
     let filter = LogFilter {
         kinds: args.kind,
         intents: args.intent,
         sessions: args.session,
         since,
+        until,
         limit: args.limit,
         paths: args.path,
         blocks: args.block,
