@@ -54,7 +54,8 @@ pub enum LedgerError {
     Tampered {
         /// The ledger file.
         path: PathBuf,
-        /// `emptied`, `shortened`, `rewritten`, `replaced` or `foreign_lines`.
+        /// `emptied`, `shortened`, `rewritten`, `replaced`, `foreign_lines` or
+        /// `restore_interrupted`.
         kind: &'static str,
         /// The first seq affected.
         since_seq: u64,

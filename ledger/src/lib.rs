@@ -21,6 +21,7 @@ pub mod lines;
 pub mod lock;
 pub mod payload;
 mod reader;
+pub mod recovery;
 pub mod redact;
 pub mod spec;
 pub mod state;

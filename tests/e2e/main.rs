@@ -47,6 +47,7 @@ mod test_hook_deadlines;
 mod test_human_acts;
 mod test_lifecycle;
 mod test_mcp;
+mod test_recovery;
 mod test_search;
 mod test_shell_after;
 mod test_snapshots;

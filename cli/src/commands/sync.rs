@@ -74,11 +74,21 @@ pub fn run_restore(config: &Config, _args: RestoreArgs) -> anyhow::Result<u8> {
     match restored {
         None => println!("the ledger holds its last checkpoint: nothing to restore"),
         Some(r) => {
+            if r.resumed {
+                println!("finished a restore that had been interrupted");
+            }
             println!(
                 "restored {} events from {} and kept {} later events that chain on; \
                  the ledger now ends at seq {}",
                 r.checkpoint_seq, r.reference, r.kept_after, r.seq
             );
+            if r.left_out > 0 {
+                println!(
+                    "left out {} line(s) after the checkpoint that do not chain on (foreign \
+                     or damaged)",
+                    r.left_out
+                );
+            }
             if let Some(aside) = &r.set_aside {
                 println!("the ledger as it was is kept at {}", aside.display());
             }

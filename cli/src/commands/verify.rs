@@ -24,6 +24,24 @@ pub struct VerifyArgs {
 pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
     let path = config.require_ledger()?;
     let started = Instant::now();
+    if let Some(journal) = intent_ledger::recovery::read(&path)? {
+        let next = "An `intent restore` was interrupted before it finished; nothing is lost (the \
+                    ledger as it was is kept). Appends are refused until a person runs `intent \
+                    restore` again, which finishes it.";
+        if args.repair {
+            anyhow::bail!("{next}");
+        }
+        if config.json() {
+            println!(
+                "{}",
+                json!({"intact": false, "restore_interrupted": journal, "ledger_path": path,
+                    "next": "intent restore"})
+            );
+        } else {
+            println!("Ledger NOT USABLE: {next}");
+        }
+        return Ok(exit::CORRUPTION);
+    }
     let tampering = intent_ledger::head::check_path(&path)?;
     if args.repair {
         return super::repair::run(config, &path, tampering);
@@ -42,7 +60,13 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
             println!("{body}");
         } else {
             let next = match (found.kind, &checkpoint) {
-                ("foreign_lines", _) => {
+                ("foreign_lines", Some(_)) => {
+                    "A person decides: `intent restore` rebuilds the ledger from its last \
+                     checkpoint in git and keeps every event after it that chains on, leaving \
+                     the foreign lines out (a copy of the whole file is kept); or `intent verify \
+                     --repair` moves everything from the first foreign line on aside."
+                }
+                ("foreign_lines", None) => {
                     "A person decides: `intent verify --repair` moves the foreign lines aside (a \
                      copy is kept), records what happened and lets work continue."
                 }
@@ -88,11 +112,26 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
                     .map_or("-", |id| &id[..12.min(id.len())]),
                 mb / elapsed.as_secs_f64().max(1e-9),
             ),
-            Some(bad) => println!(
-                "Ledger CORRUPT at seq {} (byte offset {}): {}.\n{} events before it are intact. \
-                 Appends are refused until the ledger is restored (e.g. from git) and verifies.",
-                bad.seq, bad.offset, bad.reason, report.events
-            ),
+            Some(bad) => {
+                let next = match &checkpoint {
+                    Some(c) if bad.seq > c.checkpoint.seq => format!(
+                        "`intent restore` rebuilds the ledger from its last checkpoint (seq {}) \
+                         and keeps every later event that chains on, leaving the damaged or \
+                         foreign lines out (a copy of the whole file is kept).",
+                        c.checkpoint.seq
+                    ),
+                    Some(_) => "`intent restore` rebuilds it from its last checkpoint in git \
+                                (a copy of the whole file is kept)."
+                        .to_string(),
+                    None => "Restore it from a copy you have; there is no checkpoint in git."
+                        .to_string(),
+                };
+                println!(
+                    "Ledger CORRUPT at seq {} (byte offset {}): {}.\n{} events before it are \
+                     intact. Appends are refused. {next}",
+                    bad.seq, bad.offset, bad.reason, report.events
+                );
+            }
         }
         println!(
             "Ledger: {}",
@@ -102,8 +141,12 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
             None => println!(
                 "No checkpoint in git yet (written when a turn ends and by `intent sync`)."
             ),
-            Some(c) if c.holds => println!(
+            Some(c) if c.holds && report.corruption.is_none() => println!(
                 "Holds its last checkpoint ({}, seq {}).",
+                c.reference, c.checkpoint.seq
+            ),
+            Some(c) if c.holds => println!(
+                "Its last checkpoint: {}, seq {}.",
                 c.reference, c.checkpoint.seq
             ),
             Some(c) => println!(

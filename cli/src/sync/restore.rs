@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 use intent_ledger::head::{self, Head};
-use intent_ledger::{line, Workspace};
+use intent_ledger::{line, recovery, Workspace};
 use serde::Serialize;
 
 use super::git;
@@ -92,15 +92,22 @@ pub struct Restored {
     pub checkpoint_seq: u64,
     /// Events after the checkpoint that were still in the ledger and chain on.
     pub kept_after: u64,
+    /// Lines after the checkpoint that did not chain on (foreign, or damaged), left
+    /// out; they stay in the copy at `set_aside`.
+    pub left_out: u64,
     /// Where the ledger as it was before is kept, byte for byte.
     pub set_aside: Option<PathBuf>,
+    /// Whether this run finished a restore that had been interrupted.
+    pub resumed: bool,
     /// The ledger's last seq now.
     pub seq: u64,
 }
 
-/// Rebuilds the ledger from its checkpoint, keeping the events after it that still
-/// chain on, and sets the old file aside. Does nothing when the ledger holds the
-/// checkpoint.
+/// Rebuilds the ledger from its checkpoint, keeping every event after it that
+/// chains on (foreign lines among them are left out), and keeps the old file
+/// aside. Does nothing when the ledger already is exactly that. Crash-safe and
+/// idempotent: see [`intent_ledger::recovery`]; a run after a crash finishes the
+/// interrupted one from the bytes it kept.
 pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
     let check = check(workspace)?.context(
         "no checkpoint of this ledger in git (one is written by `intent sync` and when an \
@@ -114,8 +121,8 @@ pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
         .into_iter()
         .map(|(_, oid)| oid)
         .collect();
-    let mut rebuilt: Vec<u8> = git::blobs(dir, &oids)?.concat();
-    let verdict = intent_ledger::verify_bytes(&rebuilt);
+    let mut target: Vec<u8> = git::blobs(dir, &oids)?.concat();
+    let verdict = intent_ledger::verify_bytes(&target);
     if !verdict.is_intact()
         || verdict.last_seq != meta.seq
         || verdict.last_h.as_deref() != Some(meta.h.as_str())
@@ -128,11 +135,6 @@ pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
     }
 
     let ledger = workspace.ledger_path();
-    // The cheap check (`check`) looks at the checkpoint's last line only; a restore
-    // compares every byte, so a line rewritten before it is found too.
-    if std::fs::read(&ledger).is_ok_and(|live| live.starts_with(&rebuilt)) {
-        return Ok(None);
-    }
     if let Some(parent) = ledger.parent() {
         std::fs::create_dir_all(parent)?;
     }
@@ -145,73 +147,137 @@ pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
         .with_context(|| format!("open {}", ledger.display()))?;
     // Under the writers' lock, in place (same inode): a writer waiting for the lock
     // appends to the restored file, never to a replaced one.
-    file.lock()?;
+    let wait = intent_ledger::lock::command_wait();
+    if !intent_ledger::lock::exclusive_within(&file, Some(wait))? {
+        bail!(
+            "the ledger {} has been locked by another process for {} s; try again when it is \
+             done (`fuser` names it)",
+            ledger.display(),
+            wait.as_secs()
+        );
+    }
     let result = (|| {
-        let old = std::fs::read(&ledger)?;
-        let set_aside = if old.is_empty() {
-            None
-        } else {
-            let aside = aside_path(&ledger);
-            std::fs::write(&aside, &old)
-                .with_context(|| format!("keep the old ledger at {}", aside.display()))?;
-            Some(aside)
+        let journal = recovery::read(&ledger)?;
+        let old = match &journal {
+            Some(journal) => recovery::old_bytes(journal)?,
+            None => std::fs::read(&ledger)?,
         };
-        let (after, kept_after) = lines_after(&old, meta.seq, &meta.h);
-        rebuilt.extend_from_slice(after);
-        let last = last_line(&rebuilt).context("restored ledger is empty")?;
-        file.set_len(0)?;
-        file.write_all_at(&rebuilt, 0)?;
+        let after = lines_after(&old, meta.seq, &meta.h);
+        target.extend_from_slice(&after.bytes);
+        if journal.is_none() && old == target {
+            return Ok(None);
+        }
+        let (set_aside, resumed) = match journal {
+            Some(journal) => (journal.aside, true),
+            None => {
+                let aside = (!old.is_empty()).then(|| aside_path(&ledger));
+                if let Some(aside) = &aside {
+                    keep(aside, &old)?;
+                }
+                recovery::fault_point("restore:aside-kept");
+                recovery::write(
+                    &ledger,
+                    &recovery::Journal {
+                        aside: aside.clone(),
+                        sha256: intent_ledger::gate::bytes_sha256(&old),
+                        bytes: old.len() as u64,
+                    },
+                )?;
+                (aside, false)
+            }
+        };
+        recovery::fault_point("restore:journal-written");
+        let last = last_line(&target).context("restored ledger is empty")?;
+        let half = target.len() / 2;
+        file.write_all_at(&target[..half], 0)?;
+        recovery::fault_point("restore:half-written");
+        file.write_all_at(&target[half..], half as u64)?;
+        file.set_len(target.len() as u64)?;
         file.sync_all()?;
+        recovery::fault_point("restore:ledger-written");
         head::write(&ledger, &last)?;
-        anyhow::Ok(Restored {
+        recovery::finish(&ledger)?;
+        anyhow::Ok(Some(Restored {
             reference: check.reference.clone(),
             checkpoint_seq: meta.seq,
-            kept_after,
+            kept_after: after.kept,
+            left_out: after.left_out,
             set_aside,
+            resumed,
             seq: last.seq,
-        })
+        }))
     })();
     let _ = file.unlock();
-    result.map(Some)
+    result
 }
 
-/// Where the ledger as it was before a restore is kept.
+/// Writes `bytes` to the new file `path`, synced with its directory entry.
+fn keep(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("keep the old ledger at {}", path.display()))?;
+    std::io::Write::write_all(&mut file, bytes)?;
+    file.sync_all()?;
+    if let Some(dir) = path.parent() {
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Where the ledger as it was before a restore is kept: a name no other restore
+/// (of this or another process) takes.
 fn aside_path(ledger: &Path) -> PathBuf {
-    let stamp = time::OffsetDateTime::now_utc().unix_timestamp();
-    ledger.with_extension(format!("before-restore-{stamp}.jsonl"))
+    let stamp = time::OffsetDateTime::now_utc().unix_timestamp_nanos();
+    ledger.with_extension(format!(
+        "before-restore-{stamp}-{}.jsonl",
+        std::process::id()
+    ))
+}
+
+/// The lines of a ledger after a checkpoint that still belong to it.
+struct After {
+    bytes: Vec<u8>,
+    kept: u64,
+    left_out: u64,
 }
 
 /// The lines of `old` after seq `seq` that chain on from `h` (seq + 1, `prev` = the
-/// previous `h`, their own hash right), and how many there are.
-fn lines_after<'a>(old: &'a [u8], seq: u64, h: &str) -> (&'a [u8], u64) {
+/// previous `h`, their own hash right). A line that does not chain on (a foreign
+/// line, a damaged one) is left out and the search goes on: genuine events written
+/// after it still chain on from the last genuine one.
+fn lines_after(old: &[u8], seq: u64, h: &str) -> After {
     let mut start = 0;
-    let mut from = None;
-    let mut end = 0;
+    let mut found = false;
     let mut expect_seq = seq + 1;
     let mut expect_prev = h.as_bytes().to_vec();
-    let mut count = 0;
+    let mut out = After {
+        bytes: Vec::new(),
+        kept: 0,
+        left_out: 0,
+    };
     for nl in memchr::memchr_iter(b'\n', old) {
         let text = &old[start..nl];
-        let ok = line::inspect(text).ok().filter(|v| {
+        let chains = line::inspect(text).ok().filter(|v| {
             v.seq == expect_seq && v.prev == expect_prev.as_slice() && line::hash_matches(v)
         });
-        match (ok, from) {
-            (Some(view), _) => {
-                from.get_or_insert(start);
+        match chains {
+            Some(view) => {
+                found = true;
                 expect_seq += 1;
                 expect_prev = view.h.to_vec();
-                end = nl + 1;
-                count += 1;
+                out.bytes.extend_from_slice(&old[start..=nl]);
+                out.kept += 1;
             }
-            (None, Some(_)) => break,
-            (None, None) => {}
+            // Past the checkpoint (found a line after it, or a line that claims a
+            // later seq or is no ledger line at all): not genuine.
+            None if found || line::inspect(text).map_or(true, |v| v.seq > seq) => out.left_out += 1,
+            None => {}
         }
         start = nl + 1;
     }
-    match from {
-        Some(from) => (&old[from..end], count),
-        None => (&[], 0),
-    }
+    out
 }
 
 /// The head record of the last line of `bytes`.

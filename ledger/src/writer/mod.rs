@@ -415,6 +415,16 @@ impl Ledger {
         if marker_path(&self.path).exists() {
             self.recheck_marked_corruption()?;
         }
+        if crate::recovery::journal_path(&self.path).exists() {
+            return Err(LedgerError::Tampered {
+                path: self.path.clone(),
+                kind: "restore_interrupted",
+                since_seq: 0,
+                detail: "an `intent restore` was interrupted before it finished; a person runs \
+                         `intent restore` again to finish it (nothing is lost)"
+                    .into(),
+            });
+        }
         let last = match scan.last_line {
             None => None,
             Some(last_line) => {

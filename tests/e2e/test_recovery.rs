@@ -1,0 +1,149 @@
+//! Recovery that survives a crash (issue #30): `intent restore` killed between any
+//! two of its steps (`INTENT_FAULT_AT` aborts the process there, as `kill -9`
+//! would) is finished by the next run, loses no genuine event, and meanwhile no
+//! hook appends and `verify` says what to run. Foreign lines anywhere after the
+//! checkpoint are left out while every genuine event after them is kept.
+
+use std::process::Command;
+
+use serde_json::json;
+
+use crate::common::{intent_bin, stderr};
+use crate::gitrepo::Checkout;
+
+const FAULT_POINTS: [&str; 4] = [
+    "restore:aside-kept",
+    "restore:journal-written",
+    "restore:half-written",
+    "restore:ledger-written",
+];
+
+/// A checkout whose ledger has a checkpoint and two writes after it; returns the
+/// ledger's genuine bytes.
+fn worked(root: &std::path::Path) -> (Checkout, Vec<u8>) {
+    let repo = Checkout::create(root);
+    repo.select("s1");
+    let body = |n: u32| format!("export function start(): number {{\n  return {n};\n}}\n");
+    repo.agent_write("s1", "src/app.ts", &body(1), "w1");
+    repo.stop("s1");
+    repo.agent_write("s1", "src/app.ts", &body(2), "w2");
+    repo.agent_write("s1", "src/app.ts", &body(3), "w3");
+    let genuine = std::fs::read(repo.ledger()).unwrap();
+    (repo, genuine)
+}
+
+fn restore_crashing_at(repo: &Checkout, point: &str) -> std::process::Output {
+    Command::new(intent_bin())
+        .arg("--workspace")
+        .arg(&repo.root)
+        .arg("restore")
+        .env("INTENT_FAULT_AT", point)
+        .env("PATH", crate::common::path_with_intent())
+        .output()
+        .unwrap()
+}
+
+fn pre_write(repo: &Checkout, id: &str) -> serde_json::Value {
+    let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1",
+        "cwd": repo.root, "tool_name": "Write", "tool_use_id": id,
+        "tool_input": {"file_path": repo.root.join("src/app.ts"), "content": "x"}});
+    let out = repo.intent(
+        &["hook", "claude-code"],
+        Some(payload.to_string().as_bytes()),
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_restore_killed_at_any_step_is_finished_by_the_next_run_and_loses_nothing() {
+    for point in FAULT_POINTS {
+        let dir = tempfile::tempdir().unwrap();
+        let (repo, genuine) = worked(&dir.path().join("repo"));
+        // A line before the checkpoint rewritten: restore brings the genuine back.
+        let text = String::from_utf8(genuine.clone()).unwrap();
+        let tampered = text.replacen("\"s1\"", "\"sX\"", 1);
+        std::fs::write(repo.ledger(), &tampered).unwrap();
+
+        let out = restore_crashing_at(&repo, point);
+        assert!(
+            !out.status.success(),
+            "{point}: the fault point was not reached"
+        );
+        assert!(stderr(&out).contains(point), "{point}: {}", stderr(&out));
+
+        // Meanwhile: verify says what to run, and no hook appends.
+        let verify = repo.intent(&["verify"], None);
+        assert_ne!(verify.status.code(), Some(0), "{point}");
+        let said = String::from_utf8_lossy(&verify.stdout);
+        assert!(said.contains("intent restore"), "{point}: {said}");
+        let before = std::fs::read(repo.ledger()).unwrap();
+        let reply = pre_write(&repo, &format!("t-{point}"));
+        assert_eq!(
+            reply["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{point}: {reply}"
+        );
+        assert_eq!(
+            std::fs::read(repo.ledger()).unwrap(),
+            before,
+            "{point}: appended"
+        );
+
+        // The next run finishes the job: every genuine event, byte for byte.
+        let out = repo.intent_ok(&["restore"]);
+        assert!(out.contains("restored"), "{point}: {out}");
+        assert_eq!(std::fs::read(repo.ledger()).unwrap(), genuine, "{point}");
+        assert!(
+            repo.intent_ok(&["verify"]).contains("Ledger intact"),
+            "{point}"
+        );
+        assert!(
+            !repo.ledger().with_extension("restoring").exists(),
+            "{point}"
+        );
+        // The tampered file is kept aside, byte for byte.
+        let kept: Vec<Vec<u8>> = std::fs::read_dir(repo.ledger().parent().unwrap())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains("before-restore"))
+            .map(|e| std::fs::read(e.path()).unwrap())
+            .collect();
+        // (A crash before the journal was written leaves a copy that the next run
+        // does not know of: a second, identical copy, never a missing one.)
+        assert!(!kept.is_empty(), "{point}: no copy kept");
+        assert!(
+            kept.iter().all(|k| k == tampered.as_bytes()),
+            "{point}: a kept copy differs from the ledger as it was"
+        );
+        // And work carries on.
+        let reply = pre_write(&repo, &format!("u-{point}"));
+        assert!(
+            reply["hookSpecificOutput"]["permissionDecision"] != "deny",
+            "{point}: {reply}"
+        );
+    }
+}
+
+#[test]
+fn foreign_lines_after_the_checkpoint_are_left_out_and_every_genuine_event_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (repo, genuine) = worked(&dir.path().join("repo"));
+    let text = String::from_utf8(genuine.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // A forged line between two genuine ones after the checkpoint (genuine events
+    // after it still chain on from the one before), and one at the end.
+    let forged = lines[lines.len() - 2].replace("\"s1\"", "\"s9\"");
+    let mut tampered: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    tampered.insert(lines.len() - 1, forged.clone());
+    tampered.push(forged);
+    std::fs::write(repo.ledger(), tampered.join("\n") + "\n").unwrap();
+
+    let verify = repo.intent(&["verify"], None);
+    assert_ne!(verify.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&verify.stdout).contains("intent restore"));
+    let out = repo.intent_ok(&["restore"]);
+    assert!(out.contains("left out 2 line(s)"), "{out}");
+    assert_eq!(std::fs::read(repo.ledger()).unwrap(), genuine);
+    assert!(repo.intent_ok(&["verify"]).contains("Ledger intact"));
+    // A second run has nothing to do.
+    assert!(repo.intent_ok(&["restore"]).contains("nothing to restore"));
+}
