@@ -203,6 +203,17 @@ fn cursor_rewrites_in_pre_tool_use_and_refuses_an_unconfined_shell_execution() {
         );
         assert_wraps(&ws, &reply["updated_input"]["command"], COMMAND);
         assert_eq!(last_pre(&ws)["confined"], true);
+        // `beforeShellExecution` then sees the confined command: the gate judges the
+        // command it confines, and it is neither refused nor rewritten again.
+        let mut shell = base(&ws, "beforeShellExecution");
+        shell["command"] = reply["updated_input"]["command"].clone();
+        shell["cwd"] = json!(ws.root());
+        let reply = hook(&ws, &["cursor"], &shell);
+        assert_eq!(reply["permission"], "allow", "{reply:#}");
+        assert!(reply.get("updated_input").is_none());
+        let pre = last_pre(&ws);
+        assert_eq!(pre["decision"], "allow", "{pre}");
+        assert!(pre["confined"].is_null(), "{pre}");
     }
     // Off: `preToolUse` lets Shell pass as before; `beforeShellExecution` gates it.
     let ws = workspace("off", "c1", "");
@@ -229,13 +240,35 @@ fn cursor_rewrites_in_pre_tool_use_and_refuses_an_unconfined_shell_execution() {
 }
 
 #[test]
-fn the_generic_front_end_refuses_and_nothing_changes_when_confinement_is_off() {
+fn the_generic_front_end_refuses_what_the_agent_did_not_confine_itself() {
     let ws = workspace("ask", "s1", "");
     let payload = json!({"event": "pre", "session_id": "s1", "cwd": ws.root(),
         "tool_name": "execute_command", "tool_input": {"command": COMMAND}});
     let reply = hook(&ws, &["generic"], &payload);
     assert_eq!(reply["allowed"], false, "{reply:#}");
     assert_eq!(last_pre(&ws)["reason"]["type"], "policy_block");
+
+    // The agent confining the whole command itself, as the refusal says: allowed
+    // (the gate judges the command it confines), and left as written.
+    let own = format!(
+        "intent confine --intent INT-001 -- bash -c '{}'",
+        COMMAND.replace('\'', r"'\''")
+    );
+    let confined = json!({"event": "pre", "session_id": "s1", "cwd": ws.root(),
+        "tool_name": "execute_command", "tool_input": {"command": own}});
+    assert_eq!(hook(&ws, &["generic"], &confined)["allowed"], true);
+    assert_eq!(last_pre(&ws)["decision"], "allow");
+    // Not when part of it would run outside the confined process.
+    let leaky = json!({"event": "pre", "session_id": "s1", "cwd": ws.root(),
+        "tool_name": "execute_command", "tool_input": {"command": format!("{own} && make")}});
+    assert_eq!(hook(&ws, &["generic"], &leaky)["allowed"], false);
+    let claude = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": ws.root(),
+        "tool_name": "Bash", "tool_use_id": "t1", "tool_input": {"command": own}});
+    let reply = hook(&ws, &["claude-code"], &claude);
+    assert!(
+        reply["hookSpecificOutput"].is_null(),
+        "not rewritten again: {reply:#}"
+    );
 
     let ws = workspace("off", "s1", "");
     assert_eq!(hook(&ws, &["generic"], &payload)["allowed"], true);
