@@ -1,4 +1,4 @@
-//! `confine_shell: allow` with the real Codex, Gemini, Copilot and Cline CLIs
+//! `confine_shell` with the real Codex, Gemini, Copilot and Cline CLIs
 //! (offline, against their scripted model mocks), wired by `intent init --agent`:
 //! the agent runs a script the gate cannot read through (allowed under INT-001,
 //! `src/**`); the hook rewrites it to run under `intent confine`, so its write in
@@ -31,15 +31,15 @@ fn landlock() -> bool {
     abi.is_some()
 }
 
-/// Wired with `intent init --agent <agent>`, `confine_shell: allow`, the script, and
+/// Wired with `intent init --agent <agent>`, `confine_shell: <mode>`, the script, and
 /// an existing `docs/` (so a refused write is the kernel's, not a missing directory).
-fn confined_workspace(agent: &str) -> TestWorkspace {
+fn confined_workspace(agent: &str, mode: &str) -> TestWorkspace {
     let ws = spec_workspace();
     let out = ws.run(&["init", "--agent", agent], None);
     assert!(out.status.success(), "{}", crate::common::stderr(&out));
     std::fs::write(
         ws.root().join(".orchestration/policy.yaml"),
-        "confine_shell: allow\n",
+        format!("confine_shell: {mode}\n"),
     )
     .unwrap();
     std::fs::create_dir_all(ws.root().join("docs")).unwrap();
@@ -82,7 +82,9 @@ fn codex_runs_an_agents_script_confined() {
     if !landlock() {
         return;
     }
-    let ws = confined_workspace("codex");
+    // `ask` too: Codex takes a rewrite only with `allow` (with `ask` it would run the
+    // command as written), so the hook answers `allow`.
+    let ws = confined_workspace("codex", "ask");
     let out = crate::codex::CodexRun::new(&bin, ws.root())
         .path_prepend(intent_dir())
         .prompt("/intent INT-001\nBuild it.")
@@ -102,7 +104,7 @@ fn gemini_runs_an_agents_script_confined() {
     if !landlock() {
         return;
     }
-    let ws = confined_workspace("gemini");
+    let ws = confined_workspace("gemini", "allow");
     let out = crate::gemini::GeminiRun::new(&bundle, ws.root())
         .path_prepend(intent_dir())
         .prompt("/intent INT-001\nBuild it.")
@@ -123,7 +125,7 @@ fn copilot_runs_an_agents_script_confined() {
     if !landlock() {
         return;
     }
-    let ws = confined_workspace("copilot");
+    let ws = confined_workspace("copilot", "allow");
     let out = crate::copilot::CopilotRun::new(&bin, ws.root())
         .path_prepend(intent_dir())
         .prompt("/intent INT-001\nBuild it.")
@@ -135,6 +137,32 @@ fn copilot_runs_an_agents_script_confined() {
     assert_ran_confined(&ws, &results[0], &out.describe());
 }
 
+/// Under `ask` Copilot gets the rewrite with `permissionDecision: ask`; in `-p` mode
+/// nobody can answer, so it denies the call and nothing runs.
+#[test]
+fn copilot_asked_in_prompt_mode_runs_nothing() {
+    let Some(bin) = crate::copilot::require_copilot() else {
+        return;
+    };
+    let ws = confined_workspace("copilot", "ask");
+    let out = crate::copilot::CopilotRun::new(&bin, ws.root())
+        .path_prepend(intent_dir())
+        .prompt("/intent INT-001\nBuild it.")
+        .step(crate::copilot::Step::bash(COMMAND))
+        .run();
+    out.assert_success();
+    let results = out.tool_results();
+    assert_eq!(results.len(), 1, "{}", out.describe());
+    assert!(
+        results[0].contains("unable to ask user"),
+        "{}",
+        out.describe()
+    );
+    assert!(!ws.root().join("src/built.ts").exists());
+    let pre = events_of(&ws, "tool.pre");
+    assert!(pre.iter().any(|e| e.data["confined"] == true), "{pre:#?}");
+}
+
 #[test]
 fn the_cline_cli_runs_an_agents_commands_confined() {
     let Some(bin) = crate::cline::require_cline() else {
@@ -143,7 +171,7 @@ fn the_cline_cli_runs_an_agents_commands_confined() {
     if !landlock() {
         return;
     }
-    let ws = confined_workspace("cline");
+    let ws = confined_workspace("cline", "allow");
     // The CLI fires no prompt hook: the intent is selected through `intent mcp`.
     let out = crate::cline::ClineRun::new(&bin, ws.root())
         .path_prepend(intent_dir())
