@@ -26,6 +26,8 @@ mod test_codex;
 mod test_codex_harness;
 mod test_concurrency;
 mod test_confine;
+mod test_confine_clis;
+mod test_confine_hooks;
 mod test_copilot;
 mod test_crash;
 mod test_cursor;

@@ -379,7 +379,7 @@ fn confinement() -> Check {
             format!(
                 "Landlock ABI {abi}: `intent confine --intent ID -- CMD` runs a command that can \
                  write only inside the intent's scope; `confine_shell: allow` in policy.yaml \
-                 runs Claude Code's shell commands under it (docs/confine.md)"
+                 runs the agents' shell commands under it (docs/confine.md)"
             ),
         ),
         None => Check::new(

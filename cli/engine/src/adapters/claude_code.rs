@@ -158,7 +158,7 @@ pub fn render(event_name: &str, reply: &Reply) -> Value {
             out["hookSpecificOutput"] = json!({
                 "hookEventName": "PreToolUse",
                 "permissionDecision": if rewrite.ask { "ask" } else { "allow" },
-                "permissionDecisionReason": "intent: runs under `intent confine`: the kernel keeps its writes inside the intent's scope",
+                "permissionDecisionReason": super::CONFINED_REASON,
                 "updatedInput": rewrite.input,
             });
             if let Some(context) = &reply.context {

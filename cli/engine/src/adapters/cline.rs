@@ -5,6 +5,8 @@
 //! success}}` with every parameter a string. Replies are `{cancel,
 //! contextModification, errorMessage}`; `cancel` aborts the whole task (there is no
 //! per-tool deny), so `cline_refusal: warn` in the policy can make refusals warnings.
+//! The CLI 3 also takes `overrideInput` (the tool's new input); the extension (4.1)
+//! does not, so its commands cannot be rewritten to run confined.
 //!
 //! The Cline CLI 3 (npm `cline`, seen with 3.0.65) sends the same files its own
 //! `hookName`s (`tool_call`, `tool_result`, `agent_start`, `agent_end`, …) and adds
@@ -174,6 +176,12 @@ impl Adapter for Cline {
         }
         if !context.is_empty() && reply.refusal.is_none() {
             out["contextModification"] = json!(context.join("\n"));
+        }
+        // A command to run confined (the Cline CLI 3's `overrideInput`, which replaces
+        // the whole input; tried with 3.0.65). No hook can make Cline ask: its own
+        // approval rules judge the new input.
+        if let (Some(rewrite), None) = (&reply.rewrite, &reply.refusal) {
+            out["overrideInput"] = rewrite.input.clone();
         }
         out
     }

@@ -3,8 +3,11 @@
 //! naming every file it adds, updates, deletes or moves) and `Bash`.
 //!
 //! Codex differs where it matters for safety: a PreToolUse reply of `ask` (or
-//! `allow`) makes Codex report the hook as failed and run the tool anyway, so an
-//! ask is rendered as a deny that says a human must approve.
+//! `allow` without `updatedInput`) makes Codex report the hook as failed and run the
+//! tool anyway, so an ask is rendered as a deny that says a human must approve.
+//! `updatedInput` is taken only with `allow` (0.169.0, tried: with `ask` the command
+//! ran as written), so a command rewritten to run confined is always an `allow`;
+//! Codex's own approval policy and sandbox still judge the rewritten command.
 
 use serde_json::Value;
 
@@ -73,6 +76,13 @@ impl Adapter for Codex {
                     "A human must approve this first (Codex hooks cannot ask): {}",
                     refusal.text()
                 ))
+            }
+            _ if reply.rewrite.as_ref().is_some_and(|r| r.ask) => {
+                let mut reply = reply.clone();
+                if let Some(rewrite) = &mut reply.rewrite {
+                    rewrite.ask = false;
+                }
+                claude_code::render(event_name, &reply)
             }
             _ => claude_code::render(event_name, reply),
         }

@@ -11,8 +11,9 @@
 //! puts that name into the payload as `hookEventName` before it reaches here.
 //!
 //! A refusal is `{"permissionDecision": "deny", "permissionDecisionReason": …}` on
-//! `preToolUse` (Copilot shows the model `Denied by preToolUse hook: …`); context is
-//! `additionalContext`, which Copilot reads on every event we answer.
+//! `preToolUse` (Copilot shows the model `Denied by preToolUse hook: …`); a rewrite
+//! is `modifiedArgs`; context is `additionalContext`, which Copilot reads on every
+//! event we answer.
 //!
 //! Inside a subagent (`task`), events carry the subagent's own id as `sessionId`
 //! and the session's as `parentAgentId`: the subagent works under its session's
@@ -163,8 +164,8 @@ impl Adapter for Copilot {
     }
 
     fn render(&self, event_name: &str, reply: &Reply) -> Value {
-        match (&reply.refusal, event_name) {
-            (Some(refusal), "preToolUse") => {
+        match (&reply.refusal, &reply.rewrite, event_name) {
+            (Some(refusal), _, "preToolUse") => {
                 // Copilot acts only on `deny`: a refusal that wants a human says so.
                 let text = if refusal.ask {
                     format!("A human must approve this first: {}", refusal.text())
@@ -172,6 +173,20 @@ impl Adapter for Copilot {
                     refusal.text()
                 };
                 json!({"permissionDecision": "deny", "permissionDecisionReason": text})
+            }
+            // A command to run confined: all its arguments as `modifiedArgs` (taken
+            // since 1.0.24; tried with 1.0.102). `allow` skips Copilot's approval
+            // prompt; `ask` asks, and is a deny where nobody can answer (`-p`).
+            (None, Some(rewrite), "preToolUse") => {
+                let mut out = json!({
+                    "permissionDecision": if rewrite.ask { "ask" } else { "allow" },
+                    "permissionDecisionReason": super::CONFINED_REASON,
+                    "modifiedArgs": rewrite.input,
+                });
+                if let Some(context) = &reply.context {
+                    out["additionalContext"] = json!(context);
+                }
+                out
             }
             _ => {
                 // Copilot has no post-tool block: the reason goes to the model as

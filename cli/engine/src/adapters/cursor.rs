@@ -6,7 +6,10 @@
 //!   `MultiEdit`, `Delete`) before they happen, and any tool it does not know; shell,
 //!   MCP and read tools pass there, because their own hooks (`beforeShellExecution`,
 //!   `beforeMCPExecution`, `beforeReadFile`) gate them with what they know (the MCP
-//!   server, the working directory).
+//!   server, the working directory). Under `confine_shell`, `Shell` is judged there
+//!   too, the one place its command can be rewritten (`updated_input` with
+//!   `permission`, as Cursor documents it; not tried, there is no Cursor binary
+//!   here); `beforeShellExecution` then sees the confined command.
 //! - `afterFileEdit` traces an agent edit, `afterTabFileEdit` a Tab completion;
 //!   `postToolUse` of `Shell` runs the after-the-fact shell check;
 //!   `postToolUseFailure` leaves a lesson.
@@ -64,7 +67,7 @@ const PASSED_TOOLS: &[&str] = &[
 const TOOLS: ToolTable = ToolTable {
     writes: &[("edit_file", &["file_path"]), ("tab_edit", &["file_path"])],
     patches: &[],
-    shells: &[("run_terminal_cmd", "command")],
+    shells: &[("run_terminal_cmd", "command"), ("Shell", "command")],
     reads: &[("read_file", &["file_path"]), ("cursor_tool", &[])],
     native_handshake: false,
 };
@@ -172,8 +175,14 @@ impl Adapter for Cursor {
             }
         };
         // A shell command runs in the payload's `cwd`, not necessarily the root.
-        let cwd = if name == "beforeShellExecution" {
-            command_dir(cwd, string(payload, "cwd")?.as_deref())
+        let shell_call = tool.as_ref().filter(|call| call.gated_later);
+        let cwd = if name == "beforeShellExecution" || shell_call.is_some() {
+            // `preToolUse` names it in `tool_input.working_directory`.
+            let input_dir = shell_call
+                .and_then(|call| call.input.get("working_directory"))
+                .and_then(Value::as_str);
+            let dir = string(payload, "cwd")?;
+            command_dir(cwd, dir.as_deref().or(input_dir))
         } else {
             cwd
         };
@@ -202,6 +211,12 @@ impl Adapter for Cursor {
                     }),
                     None => {
                         let mut out = json!({"permission": "allow"});
+                        // A command to run confined: the whole new input.
+                        if let Some(rewrite) = &reply.rewrite {
+                            out["permission"] = json!(if rewrite.ask { "ask" } else { "allow" });
+                            out["updated_input"] = rewrite.input.clone();
+                            out["user_message"] = json!(super::CONFINED_REASON);
+                        }
                         if let Some(context) = &reply.context {
                             out["agent_message"] = json!(context);
                         }
@@ -282,6 +297,12 @@ fn agent_tool(payload: &Value, session: &str, post: bool) -> Result<ToolCall, Pa
             session,
             true,
         );
+    }
+    // Gated by `beforeShellExecution`; judged here only to be rewritten.
+    if tool == "Shell" && input.get("command").is_some_and(Value::is_string) {
+        let mut shell = call("Shell", input, session, false)?;
+        shell.gated_later = true;
+        return Ok(shell);
     }
     if PASSED_TOOLS.contains(&tool.as_str()) || tool.starts_with("MCP:") {
         return call("cursor_tool", json!({"tool": tool}), session, post);

@@ -2,7 +2,8 @@
 //! `.gemini/settings.json`; payloads carry `session_id, cwd, hook_event_name,
 //! timestamp` and, for tools, `tool_name, tool_input` (`tool_response` after).
 //! A refusal is `{"decision":"deny","reason":…}` (the reason reaches the model);
-//! context is `hookSpecificOutput.additionalContext`.
+//! context is `hookSpecificOutput.additionalContext`; a rewritten input is
+//! `hookSpecificOutput.tool_input`.
 //!
 //! Gemini sends no tool-call id and no prompt id: a call's pre and post events are
 //! paired by a hash of session, tool and input, and writes are grouped into the
@@ -136,6 +137,20 @@ impl Adapter for Gemini {
                 refusal.text()
             };
             return json!({"decision": "deny", "reason": text});
+        }
+        // A command to run confined: the whole new input as `tool_input` (0.61.0
+        // rebuilds the call from it, then its policy judges it); `ask` makes Gemini
+        // ask whatever its policy says.
+        if let (Some(rewrite), "BeforeTool") = (&reply.rewrite, event_name) {
+            out["decision"] = json!(if rewrite.ask { "ask" } else { "allow" });
+            out["hookSpecificOutput"] = json!({
+                "hookEventName": event_name,
+                "tool_input": rewrite.input,
+            });
+            if let Some(context) = &reply.context {
+                out["hookSpecificOutput"]["additionalContext"] = json!(context);
+            }
+            return out;
         }
         if let (Some(reason), "AfterTool") = (&reply.post_block, event_name) {
             out["decision"] = json!("block");

@@ -68,6 +68,11 @@ pub enum PayloadError {
     },
 }
 
+/// Why a shell command was rewritten to run under `intent confine`, where a
+/// front-end shows the hook's reason with a rewrite.
+pub const CONFINED_REASON: &str =
+    "intent: runs under `intent confine`: the kernel keeps its writes inside the intent's scope";
+
 /// The MCP server name `intent init` registers, and the tools it serves.
 pub const MCP_SERVER: &str = "intent";
 

@@ -69,18 +69,24 @@ pub fn classify(table: &ToolTable, name: &str, input: &Value) -> Result<Classifi
         return plain(Action::Write { tool, paths });
     }
     if let Some((_, key)) = table.shells.iter().find(|(t, _)| *t == name) {
-        let command =
-            input
-                .get(*key)
-                .and_then(Value::as_str)
-                .ok_or_else(|| PayloadError::Missing {
+        let command = match input.get(*key) {
+            Some(Value::String(line)) => line.clone(),
+            // An argv (Codex's `shell{command: [..]}`): the line that runs it.
+            Some(Value::Array(argv)) if !argv.is_empty() && argv.iter().all(Value::is_string) => {
+                argv.iter()
+                    .filter_map(Value::as_str)
+                    .map(shell_word)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            _ => {
+                return Err(PayloadError::Missing {
                     what: format!("{name} input"),
                     field: format!("string `{key}`"),
-                })?;
-        return plain(Action::Shell {
-            tool,
-            command: command.to_string(),
-        });
+                })
+            }
+        };
+        return plain(Action::Shell { tool, command });
     }
     if let Some((_, keys)) = table.reads.iter().find(|(t, _)| *t == name) {
         let paths = paths_under(input, keys)?;
@@ -103,6 +109,20 @@ pub fn classify(table: &ToolTable, name: &str, input: &Value) -> Result<Classifi
     }
     let paths = path_arguments(input);
     plain(Action::Other { tool, paths })
+}
+
+/// `word` as the shell reads it back: as is when it holds only safe characters,
+/// else single-quoted.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// Argument names that hold a path in the tools of MCP servers seen in the field
@@ -267,6 +287,7 @@ pub fn build_call(
             .as_ref()
             .map(crate::engine::ToolResponse::from_json),
         handshake: classified.handshake,
+        gated_later: false,
     }
 }
 
@@ -299,5 +320,21 @@ mod path_argument_tests {
         let many: Vec<String> = (0..2000).map(|i| format!("src/{i}.ts")).collect();
         let paths = path_arguments(&json!({"paths": many}));
         assert!(paths.last().unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_argv_is_judged_as_the_line_that_runs_it() {
+        let input = json!({"command": ["bash", "-lc", "echo it's > src/a.ts"]});
+        let classified = classify(&super::super::codex::TOOLS, "shell", &input).unwrap();
+        let Action::Shell { command, .. } = classified.action else {
+            panic!("not a shell action");
+        };
+        assert_eq!(command, r"bash -lc 'echo it'\''s > src/a.ts'");
+        assert!(classify(
+            &super::super::codex::TOOLS,
+            "shell",
+            &json!({"command": [1]})
+        )
+        .is_err());
     }
 }

@@ -124,6 +124,10 @@ pub struct ToolCall {
     pub declared_mutation_class: Option<String>,
     /// For handshake tools: which one (`select_active_intent`, …).
     pub handshake: Option<String>,
+    /// The front-end gates this call again in a later event (Cursor's `preToolUse`
+    /// of `Shell`, then `beforeShellExecution`): judged here only when it may be
+    /// rewritten to run confined, passed otherwise.
+    pub gated_later: bool,
 }
 
 /// What a tool did, as the engine needs it: read once, by the adapter, from the
@@ -202,7 +206,8 @@ pub struct Reply {
     /// blocks a declared class that does not match the computed one).
     pub post_block: Option<String>,
     /// Before a tool runs: the whole input to run it with instead (a shell command
-    /// wrapped in `intent confine`), and whether the front-end should still ask.
+    /// wrapped in `intent confine`), and whether the front-end should still ask;
+    /// each adapter renders it in its front-end's words (docs/confine.md).
     pub rewrite: Option<Rewrite>,
 }
 
@@ -211,7 +216,8 @@ pub struct Reply {
 pub struct Rewrite {
     /// The whole new input (every field of the old one kept).
     pub input: Value,
-    /// Let the front-end ask the human (else it runs without its own prompt).
+    /// Let the front-end ask the human, showing the rewrite; else the hook allows
+    /// it as far as the front-end lets a hook (some still apply their own rules).
     pub ask: bool,
 }
 

@@ -6,6 +6,7 @@ use intent_ledger::gate::{self, Action, GateInput, GateReason, Verdict};
 use intent_ledger::payload::{RecordedReason, ToolPre};
 use serde_json::Value;
 
+use super::confine_rewrite::{self, Confinement};
 use super::{context, handshakes, label, lessons, read_intentignore, EventTx, Refusal, Reply};
 use crate::engine::HookEvent;
 
@@ -62,9 +63,31 @@ impl EventTx<'_, '_> {
             .unwrap_or_else(|| self.root().to_path_buf());
         let ignore = read_intentignore(&self.engine.workspace);
         self.state.ensure_session(&self.session);
-        let decision = {
+        let mode = self
+            .policy
+            .as_ref()
+            .map(|p| p.confine_shell)
+            .unwrap_or_default();
+        // A call the front-end gates again later (Cursor's `preToolUse` of `Shell`)
+        // is only judged here when it may be rewritten to run confined.
+        let passed;
+        let action = if tool.gated_later && !confine_rewrite::active(mode) {
+            passed = Action::Read {
+                tool: tool.action.tool().to_string(),
+                paths: Vec::new(),
+            };
+            &passed
+        } else {
+            &tool.action
+        };
+        let capabilities = self
+            .origin
+            .front_end()
+            .map(crate::adapters::capabilities)
+            .unwrap_or_default();
+        let mut decision = {
             let input = GateInput {
-                action: &tool.action,
+                action,
                 session: &self.session,
                 root: self.root(),
                 cwd: &cwd,
@@ -72,16 +95,38 @@ impl EventTx<'_, '_> {
                 policy: self.policy.as_ref().map_err(String::as_str),
                 state: &self.state,
                 ignore: &ignore,
-                capabilities: self
-                    .origin
-                    .front_end()
-                    .map(crate::adapters::capabilities)
-                    .unwrap_or_default(),
+                capabilities,
                 cited_intent: tool.input.get("intent_id").and_then(Value::as_str),
                 after_the_fact: false,
             };
             gate::decide(&input)
         };
+        let mut rewrite = None;
+        match confine_rewrite::confine(
+            mode,
+            self.origin.front_end(),
+            action,
+            &tool.input,
+            &decision,
+            self.root(),
+        ) {
+            Some(Confinement::Rewrite(new)) => {
+                base.confined = Some(true);
+                rewrite = Some(new);
+            }
+            // The front-end cannot rewrite it: refused like any refusal, told as a
+            // warning where the policy says Cline's task-cancelling refusals warn.
+            Some(Confinement::Refuse(reason)) => {
+                decision.verdict = Verdict::Deny;
+                decision.reason = Some(reason);
+                decision.enforced = !(capabilities.refusal_cancels_task
+                    && self
+                        .policy
+                        .as_ref()
+                        .is_ok_and(|p| p.cline_refusal == gate::TaskRefusal::Warn));
+            }
+            None => {}
+        }
         base.intent_id = decision.intent_id.clone();
         base.decision = label(&decision.verdict);
         base.class = label(&decision.class);
@@ -92,34 +137,20 @@ impl EventTx<'_, '_> {
         if !decision.unknown_effects.is_empty() {
             base.unknown_effects = Some(decision.unknown_effects.clone());
         }
-        if let Action::Shell { command, .. } = &tool.action {
+        if let Action::Shell { command, .. } = action {
             base.command = Some(lessons::redact(command));
         }
         if let Some(reason) = &decision.reason {
             base.reason = Some(recorded_reason(reason)?);
         }
-        let mode = self
-            .policy
-            .as_ref()
-            .map(|p| p.confine_shell)
-            .unwrap_or_default();
-        let rewrite = super::confine_rewrite::rewrite(
-            mode,
-            self.origin.front_end(),
-            &tool.action,
-            &tool.input,
-            &decision,
-            self.root(),
-        );
-        if rewrite.is_some() {
-            base.confined = Some(true);
-        }
         self.append(&base)?;
         if crate::is_resident() && decision.verdict == Verdict::Allow {
-            self.prewarm_write(&tool.action, &tool.input, &cwd);
+            self.prewarm_write(action, &tool.input, &cwd);
         }
         // A refusal the front-end does not enforce runs the command all the same.
-        if matches!(&tool.action, Action::Shell { .. })
+        // A call gated again later has its baseline saved then.
+        if matches!(action, Action::Shell { .. })
+            && !tool.gated_later
             && (decision.verdict != Verdict::Deny || !decision.enforced)
             && decision.class != gate::ActionClass::ReadOnly
         {
