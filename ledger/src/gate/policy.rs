@@ -102,7 +102,8 @@ pub struct Policy {
     /// scratch. Default `target`, `node_modules`, `dist`.
     pub scratch_paths: Vec<String>,
     /// `off` (default), `allow` or `ask`: run the shell commands the gate allows
-    /// under `intent confine` (Linux, Claude Code for now).
+    /// under `intent confine` (Linux; where a front-end cannot rewrite the command,
+    /// it is refused instead: docs/confine.md).
     pub confine_shell: ConfineShell,
 }
 
