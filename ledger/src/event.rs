@@ -41,6 +41,9 @@ pub mod kinds {
     pub const SESSION_STOP: &str = "session.stop";
     /// A problem a hook handled by failing open (reads) or closed (anything else).
     pub const HOOK_WARNING: &str = "hook.warning";
+    /// A hook could not record a tool call that had already happened (disk full, a
+    /// read-only or tampered ledger); recorded by the next hook that can write.
+    pub const HOOK_UNRECORDED: &str = "hook.unrecorded";
     /// A person accepted or set aside lines that broke the recorded head
     /// (`intent verify --repair`).
     pub const LEDGER_REPAIRED: &str = "ledger.repaired";

@@ -147,3 +147,60 @@ fn foreign_lines_after_the_checkpoint_are_left_out_and_every_genuine_event_kept(
     // A second run has nothing to do.
     assert!(repo.intent_ok(&["restore"]).contains("nothing to restore"));
 }
+
+#[test]
+fn a_tool_call_that_cannot_be_recorded_is_told_to_the_agent_and_recorded_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = Checkout::create(&dir.path().join("repo"));
+    repo.select("s1");
+    let path = repo.root.join("src/late.ts");
+    let mut payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1",
+        "cwd": repo.root, "tool_name": "Write", "tool_use_id": "t-late",
+        "tool_input": {"file_path": path, "content": "export const late = 1;\n"}});
+    let out = repo.intent(
+        &["hook", "claude-code"],
+        Some(payload.to_string().as_bytes()),
+    );
+    assert!(out.status.success());
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "export const late = 1;\n").unwrap();
+    // While the tool ran, something broke the ledger: hooks cannot record now.
+    let mut ledger = std::fs::OpenOptions::new()
+        .append(true)
+        .open(repo.ledger())
+        .unwrap();
+    std::io::Write::write_all(&mut ledger, b"{\"foreign\":true}\n").unwrap();
+    payload["hook_event_name"] = json!("PostToolUse");
+    payload["tool_response"] = json!({"type": "create", "filePath": path});
+    let out = repo.intent(
+        &["hook", "claude-code"],
+        Some(payload.to_string().as_bytes()),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reply = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(reply.contains("NOT recorded"), "the agent is told: {reply}");
+    let doctor = repo.intent(&["doctor"], None);
+    let said = String::from_utf8_lossy(&doctor.stdout).into_owned();
+    assert_ne!(doctor.status.code(), Some(0));
+    assert!(
+        said.contains("1 tool call(s) ran while hooks could not record"),
+        "{said}"
+    );
+
+    // A person repairs the ledger; the next hook records what was missed.
+    repo.intent_ok(&["verify", "--repair"]);
+    repo.agent_read("s1", "src/late.ts", "t-read");
+    let missed: Vec<_> = repo
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "hook.unrecorded")
+        .collect();
+    assert_eq!(missed.len(), 1, "recorded once");
+    let data = &missed[0].data;
+    assert_eq!(data["tool"], "Write");
+    assert_eq!(data["tool_use_id"], "t-late");
+    assert!(data["paths"].to_string().contains("late.ts"), "{data}");
+    assert_eq!(missed[0].session.as_deref(), Some("s1"));
+    let doctor = repo.intent_ok(&["doctor"]);
+    assert!(doctor.contains("hooks can write the ledger"), "{doctor}");
+}

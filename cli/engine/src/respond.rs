@@ -8,12 +8,13 @@
 //! and let read-only actions pass with a warning event (fail open).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
 
 use crate::adapters::{self, Adapter};
-use crate::engine::{Engine, FrontEnd, HookEvent, Phase};
+use crate::engine::{Engine, FrontEnd, HookEvent, Phase, Reply};
 use crate::HookError;
 
 /// Largest payload a hook reads; Write payloads carry whole files.
@@ -117,11 +118,21 @@ pub fn answer_unless(
         }
     };
     let mut diagnostics = Vec::new();
-    let engine = match Engine::new(workspace_for(&event)?) {
+    let workspace = workspace_for(&event)?;
+    let ledger = workspace.ledger_path();
+    let engine = match Engine::new(workspace) {
         Ok(engine) => engine,
         Err(err) => {
             let why = HookError::Workspace(err).to_string();
-            let reply = fail(adapter, &event, &name, None, &why, &mut diagnostics);
+            let reply = fail(
+                adapter,
+                &event,
+                &name,
+                None,
+                &ledger,
+                &why,
+                &mut diagnostics,
+            );
             return Some(Answer {
                 reply,
                 diagnostics,
@@ -137,7 +148,7 @@ pub fn answer_unless(
         Ok(reply) => (adapter.render(&name, &reply), true),
         Err(err @ HookError::Tampered(_)) => {
             let why = err.to_string();
-            let reply = fail_tampered(adapter, &event, &name, &why, &mut diagnostics);
+            let reply = fail_tampered(adapter, &event, &name, &ledger, &why, &mut diagnostics);
             (reply, false)
         }
         Err(err) => {
@@ -147,6 +158,7 @@ pub fn answer_unless(
                 &event,
                 &name,
                 Some(&engine),
+                &ledger,
                 &why,
                 &mut diagnostics,
             );
@@ -176,10 +188,14 @@ fn fail_tampered(
     adapter: &dyn Adapter,
     event: &HookEvent,
     name: &str,
+    ledger: &Path,
     why: &str,
     diagnostics: &mut Vec<String>,
 ) -> Value {
     diagnostics.push(why.to_string());
+    if let Some(reply) = unrecorded_reply(event, name, ledger, why) {
+        return adapter.render(name, &reply);
+    }
     if event.phase == Phase::PreTool && !is_read_only(event) {
         let reason = json!({
             "type": "ledger_tampered",
@@ -210,10 +226,20 @@ fn fail(
     event: &HookEvent,
     name: &str,
     engine: Option<&Engine>,
+    ledger: &Path,
     why: &str,
     diagnostics: &mut Vec<String>,
 ) -> Value {
     diagnostics.push(why.to_string());
+    if let Some(reply) = unrecorded_reply(event, name, ledger, why) {
+        if let Some(engine) = engine {
+            engine.record_warning(
+                Some(&event.session),
+                &format!("{name}: {why}; not recorded"),
+            );
+        }
+        return adapter.render(name, &reply);
+    }
     let read_only = is_read_only(event);
     if let Some(engine) = engine {
         let verdict = if read_only {
@@ -235,4 +261,45 @@ fn fail(
         );
     }
     adapter.render(name, &Default::default())
+}
+
+/// After a tool that may have changed files ran, a hook that cannot record it says
+/// so to the agent (never an empty reply) and leaves a marker the next hook that
+/// can write records as `hook.unrecorded`. `None` for every other hook.
+fn unrecorded_reply(event: &HookEvent, name: &str, ledger: &Path, why: &str) -> Option<Reply> {
+    if !matches!(event.phase, Phase::PostTool | Phase::PostToolFailure) || is_read_only(event) {
+        return None;
+    }
+    let tool = event.tool.as_ref()?;
+    let paths = match &tool.action {
+        intent_ledger::gate::Action::Write { paths, .. }
+        | intent_ledger::gate::Action::Other { paths, .. } => paths.clone(),
+        _ => Vec::new(),
+    };
+    let record = intent_ledger::payload::HookUnrecorded {
+        hook: name.to_string(),
+        front_end: Some(event.front_end.as_str().to_string()),
+        tool: Some(tool.action.tool().to_string()),
+        tool_use_id: tool.use_id.clone(),
+        paths,
+        why: why.to_string(),
+        failed_at: time::OffsetDateTime::now_utc()
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default(),
+        extra: Default::default(),
+    };
+    let left = crate::engine::unrecorded::leave(ledger, &event.session, &record);
+    let later = match left {
+        Some(_) => "The next hook that can write records it as `hook.unrecorded`.",
+        None => "No marker could be left either: tell the human exactly what you changed.",
+    };
+    Some(Reply {
+        context: Some(format!(
+            "intent: this {} call ran but was NOT recorded in the ledger ({why}). Stop and \
+             tell the human: the record of your work has a gap until a person fixes the \
+             ledger (`intent doctor` says how). {later}",
+            tool.action.tool()
+        )),
+        ..Default::default()
+    })
 }

@@ -37,7 +37,12 @@ impl Check {
 /// Runs every check; exits 1 when one fails (warnings do not fail).
 pub fn run(config: &Config, _args: DoctorArgs) -> anyhow::Result<u8> {
     let workspace = &config.workspace;
-    let mut checks = vec![specs(workspace), location(workspace), ledger(workspace)];
+    let mut checks = vec![
+        specs(workspace),
+        location(workspace),
+        ledger(workspace),
+        writable(workspace),
+    ];
     checks.extend(checkpoint(workspace));
     checks.extend(front_ends(workspace.root()));
     checks.extend(projections(workspace));
@@ -170,6 +175,46 @@ fn checkpoint(workspace: &Workspace) -> Vec<Check> {
         ));
     }
     checks
+}
+
+/// Whether hooks can record right now, for reasons that are not the agent's: a
+/// restore left unfinished, a ledger that cannot be opened for writing, a full
+/// disk; and tool calls that ran while they could not.
+fn writable(workspace: &Workspace) -> Check {
+    let path = workspace.ledger_path();
+    let mut problems = Vec::new();
+    if intent_ledger::recovery::journal_path(&path).exists() {
+        problems.push(
+            "an `intent restore` was interrupted; run `intent restore` to finish it".to_string(),
+        );
+    }
+    if path.exists() {
+        if let Err(e) = std::fs::OpenOptions::new().append(true).open(&path) {
+            problems.push(format!("the ledger cannot be opened for writing ({e})"));
+        }
+    }
+    if let Some(dir) = path.parent() {
+        if let Ok(stat) = rustix::fs::statvfs(dir) {
+            let free = stat.f_bavail.saturating_mul(stat.f_frsize);
+            if free < 1 << 20 {
+                problems.push(format!(
+                    "the disk holding {} has {free} bytes free; free some space",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    let pending = intent_engine::engine::unrecorded::pending(&path);
+    if pending > 0 {
+        problems.push(format!(
+            "{pending} tool call(s) ran while hooks could not record them; the next hook that \
+             can write records each as `hook.unrecorded`"
+        ));
+    }
+    match problems.is_empty() {
+        true => Check::new("recording", "ok", "hooks can write the ledger"),
+        false => Check::new("recording", "fail", problems.join("; ")),
+    }
 }
 
 fn ledger(workspace: &Workspace) -> Check {

@@ -26,7 +26,8 @@ pub use intent::{
     Lesson,
 };
 pub use session::{
-    Genesis, HookWarning, LedgerRepaired, Prompt, SessionStart, SessionStop, SetAside, TurnVerdict,
+    Genesis, HookUnrecorded, HookWarning, LedgerRepaired, Prompt, SessionStart, SessionStop,
+    SetAside, TurnVerdict,
 };
 pub use tool::{RecordedReason, ToolPost, ToolPre, Violation};
 pub use trace::{
@@ -78,6 +79,7 @@ pub fn check(kind: &str, data: &Value) -> std::result::Result<(), String> {
         kinds::TURN_VERDICT => fits::<TurnVerdict>(data),
         kinds::SESSION_STOP => fits::<SessionStop>(data),
         kinds::HOOK_WARNING => fits::<HookWarning>(data),
+        kinds::HOOK_UNRECORDED => fits::<HookUnrecorded>(data),
         kinds::LEDGER_REPAIRED => fits::<LedgerRepaired>(data),
         _ => Ok(()),
     }

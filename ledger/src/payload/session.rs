@@ -187,3 +187,37 @@ pub struct HookWarning {
 impl Payload for HookWarning {
     const KIND: &'static str = kinds::HOOK_WARNING;
 }
+
+/// `hook.unrecorded`: a hook could not record a tool call that had already run;
+/// the next hook that could write recorded this in its place.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HookUnrecorded {
+    /// The front-end's name of the hook (`PostToolUse`, …).
+    #[serde(default)]
+    pub hook: String,
+    /// The front-end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub front_end: Option<String>,
+    /// The tool that ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The front-end's id of the call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// Workspace-relative paths it named (what it may have changed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Why it could not be recorded.
+    #[serde(default)]
+    pub why: String,
+    /// When the hook failed (RFC 3339).
+    #[serde(default)]
+    pub failed_at: String,
+    /// Fields this version does not name.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl Payload for HookUnrecorded {
+    const KIND: &'static str = kinds::HOOK_UNRECORDED;
+}

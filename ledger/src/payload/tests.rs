@@ -53,6 +53,7 @@ fn every_recorded_event_reads_back_into_its_type_and_writes_the_same_data() {
             kinds::TURN_VERDICT => round_trip::<TurnVerdict>(data),
             kinds::SESSION_STOP => round_trip::<SessionStop>(data),
             kinds::HOOK_WARNING => round_trip::<HookWarning>(data),
+            kinds::HOOK_UNRECORDED => round_trip::<HookUnrecorded>(data),
             kinds::LEDGER_REPAIRED => round_trip::<LedgerRepaired>(data),
             other => panic!("a recorded kind without a type: {other}"),
         };
@@ -80,6 +81,7 @@ fn every_recorded_event_reads_back_into_its_type_and_writes_the_same_data() {
         kinds::TURN_VERDICT,
         kinds::SESSION_STOP,
         kinds::HOOK_WARNING,
+        kinds::HOOK_UNRECORDED,
         kinds::LEDGER_REPAIRED,
     ] {
         assert!(seen.contains(kind), "no recorded `{kind}` event");

@@ -24,6 +24,7 @@ pub(crate) mod specs;
 mod taken_lines;
 pub(crate) mod texts;
 pub(crate) mod trace;
+pub mod unrecorded;
 pub(crate) mod vcs;
 
 use std::path::{Path, PathBuf};
@@ -109,6 +110,14 @@ impl Engine {
         if let Some(use_id) = baseline_for {
             shell::save_baseline(&self.workspace, &self.root, &use_id);
         }
+        // This hook could write: record what earlier hooks could not.
+        unrecorded::flush(
+            &self.workspace,
+            LedgerOptions {
+                lock_timeout: Some(hook_lock_timeout()),
+                ..self.ledger_options.clone()
+            },
+        );
         Ok(reply)
     }
 
