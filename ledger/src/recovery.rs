@@ -86,3 +86,19 @@ pub fn fault_point(name: &str) {
         std::process::abort();
     }
 }
+
+/// Whether `INTENT_FAULT_AT=append:short-write` makes this write of the ledger fail:
+/// every write of this process from the `INTENT_FAULT_NTH`-th on (default the
+/// first), as on a disk that filled up in the middle of a hook's events.
+pub fn short_write_fault() -> bool {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    if std::env::var_os("INTENT_FAULT_AT").is_none_or(|at| at != "append:short-write") {
+        return false;
+    }
+    let nth = std::env::var("INTENT_FAULT_NTH")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1u64);
+    WRITES.fetch_add(1, Ordering::Relaxed) + 1 >= nth
+}

@@ -350,6 +350,9 @@ fn sample(kind: &str) -> Value {
         kinds::HOOK_WARNING => {
             json!({"message": "PreToolUse: cannot read the specs; denied (fail closed)"})
         }
+        kinds::HOOK_UNRECORDED => json!({"hook": "PostToolUse", "front_end": "claude-code",
+            "tool": "Write", "tool_use_id": "toolu_09", "paths": ["src/a.ts"],
+            "why": "No space left on device (os error 28)", "failed_at": "2026-11-27T00:30:00Z"}),
         kinds::LEDGER_REPAIRED => json!({"kind": "foreign_lines", "since_seq": 41,
             "detail": "2 line(s) after the recorded head", "previous_head": {"seq": 40}, "by": "human",
             "action": "set_aside", "set_aside": {"file": "agent_trace.quarantine-1.jsonl", "bytes": 312,

@@ -204,3 +204,72 @@ fn a_tool_call_that_cannot_be_recorded_is_told_to_the_agent_and_recorded_later()
     let doctor = repo.intent_ok(&["doctor"]);
     assert!(doctor.contains("hooks can write the ledger"), "{doctor}");
 }
+
+#[test]
+fn a_hook_whose_write_fails_halfway_leaves_no_part_of_its_events() {
+    for nth in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Checkout::create(&dir.path().join("repo"));
+        repo.select("s1");
+        let path = repo.root.join("src/full.ts");
+        let mut payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1",
+            "cwd": repo.root, "tool_name": "Write", "tool_use_id": "t-full",
+            "tool_input": {"file_path": path, "content": "export const full = 1;\n"}});
+        let out = repo.intent(
+            &["hook", "claude-code"],
+            Some(payload.to_string().as_bytes()),
+        );
+        assert!(out.status.success());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "export const full = 1;\n").unwrap();
+        let before = std::fs::read(repo.ledger()).unwrap();
+        // The disk fills in the middle of the PostToolUse's events (its first or
+        // second write of the ledger).
+        payload["hook_event_name"] = json!("PostToolUse");
+        payload["tool_response"] = json!({"type": "create", "filePath": path});
+        let out = Command::new(intent_bin())
+            .arg("--workspace")
+            .arg(&repo.root)
+            .args(["hook", "claude-code"])
+            .env("INTENT_FAULT_AT", "append:short-write")
+            .env("INTENT_FAULT_NTH", nth)
+            .env("INTENT_HELPER", "off")
+            .env("PATH", crate::common::path_with_intent())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                std::io::Write::write_all(
+                    &mut child.stdin.take().unwrap(),
+                    payload.to_string().as_bytes(),
+                )?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "write {nth}: {}", stderr(&out));
+        let reply = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            reply.contains("NOT recorded"),
+            "write {nth}: {reply} / {}",
+            stderr(&out)
+        );
+        assert_eq!(
+            std::fs::read(repo.ledger()).unwrap(),
+            before,
+            "write {nth}: the hook's events are rolled back whole"
+        );
+        assert!(
+            repo.intent_ok(&["verify"]).contains("Ledger intact"),
+            "write {nth}"
+        );
+        // Space again: the next hook records what was missed.
+        repo.agent_read("s1", "src/full.ts", "t-read");
+        let missed = repo
+            .events()
+            .into_iter()
+            .filter(|e| e.kind == "hook.unrecorded")
+            .count();
+        assert_eq!(missed, 1, "write {nth}");
+    }
+}

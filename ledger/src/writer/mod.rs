@@ -224,7 +224,15 @@ impl Ledger {
         options: AppendOptions,
     ) -> Result<Vec<Appended>> {
         let mut tail = self.prepare_tail()?;
-        let done = self.append_at_tail(&mut tail, pre, options)?;
+        let start = tail.end;
+        let done = match self.append_at_tail(&mut tail, pre, options) {
+            Ok(done) => done,
+            Err(err) => {
+                // A short write (a full disk) leaves no torn line behind.
+                self.roll_back(start);
+                return Err(err);
+            }
+        };
         self.flush_head();
         Ok(done)
     }
@@ -248,8 +256,12 @@ impl Ledger {
     ) -> std::result::Result<T, E> {
         self.acquire()?;
         self.deferring_sync = self.options.durability == Durability::Always;
+        let mut start = None;
         let mut result = match self.prepare_tail() {
-            Ok(tail) => work(&mut Transaction { ledger: self, tail }),
+            Ok(tail) => {
+                start = Some(tail.end);
+                work(&mut Transaction { ledger: self, tail })
+            }
             Err(err) => Err(err.into()),
         };
         // One fdatasync for everything the transaction wrote, before the lock is
@@ -262,9 +274,25 @@ impl Ledger {
                 }
             }
         }
+        // All or nothing: a transaction that failed (a short write, a failed sync,
+        // an error after some appends) leaves the ledger as it found it.
+        if let (Err(_), Some(start)) = (&result, start) {
+            self.roll_back(start);
+        }
         self.flush_head();
         let _ = self.file.unlock();
         result
+    }
+
+    /// Cuts what a failed transaction wrote (under the lock). Should the cut itself
+    /// fail, the next writer finds a torn or foreign tail and handles it as such.
+    fn roll_back(&mut self, start: u64) {
+        let grew = self.file.metadata().is_ok_and(|m| m.len() > start);
+        if grew && self.file.set_len(start).is_ok() {
+            let _ = self.file.sync_data();
+        }
+        self.pending_head = None;
+        self.unsynced = false;
     }
 
     fn append_at_tail(
@@ -384,6 +412,14 @@ impl Ledger {
     }
 
     fn write_at(&mut self, bytes: &[u8], offset: u64) -> Result<()> {
+        if crate::recovery::short_write_fault() {
+            // The tests' full disk: half the bytes land, then ENOSPC.
+            let _ = self.file.write_all_at(&bytes[..bytes.len() / 2], offset);
+            return Err(LedgerError::io(
+                &self.path,
+                std::io::Error::from_raw_os_error(28),
+            ));
+        }
         self.file
             .write_all_at(bytes, offset)
             .map_err(|e| LedgerError::io(&self.path, e))?;
