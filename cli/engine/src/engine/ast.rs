@@ -16,6 +16,7 @@ use intent_ast_hash::{
 use intent_ledger::gate::{self, Action};
 
 use super::taken_lines::taken_lines;
+use super::touched::Touched;
 use super::{analysis_cache, label, HookEvent, Phase};
 use intent_ledger::payload::{BlockOrigin, BlockSide, Classification, TraceBlock};
 use intent_ledger::Workspace;
@@ -203,7 +204,8 @@ pub fn classify_write(
     let files = stored.files;
     crate::timings::mark("load turn");
     let analysis = analyze_stored_turn(workspace, root, &files, prepared)?;
-    let summary = summarize(&analysis, &[rel], files.len(), declared).pop();
+    let touched = Touched::of(workspace, prepared, &analysis, rel, before, existed);
+    let summary = summarize(&analysis, &[(rel, touched)], files.len(), declared).pop();
     crate::timings::mark("summarize");
     summary
 }
@@ -243,19 +245,22 @@ pub fn classify_batch(
     if grew {
         save_turn(&path, &stored);
     }
-    let rels: Vec<&str> = files
-        .iter()
-        .zip(&taken)
-        .filter(|(_, taken)| **taken)
-        .map(|(f, _)| f.rel)
-        .collect();
-    if rels.is_empty() {
+    if !taken.contains(&true) {
         return vec![None; files.len()];
     }
     let declared = files.iter().find_map(|f| f.declared);
     let Some(analysis) = analyze_stored_turn(workspace, root, &stored.files, prepared) else {
         return vec![None; files.len()];
     };
+    let rels: Vec<(&str, Option<Touched>)> = files
+        .iter()
+        .zip(&taken)
+        .filter(|(_, taken)| **taken)
+        .map(|(f, _)| {
+            let touched = Touched::of(workspace, prepared, &analysis, f.rel, f.before, f.existed);
+            (f.rel, touched)
+        })
+        .collect();
     let mut summaries = summarize(&analysis, &rels, stored.files.len(), declared).into_iter();
     taken
         .iter()
@@ -356,10 +361,11 @@ const LISTED_PARSE_ERRORS: usize = 3;
 /// One [`AstTrace`] per path of `rels`. The turn's class and reason are shared;
 /// the lists (API changes, parse errors, text rulings, blocks) are each file's own,
 /// so a trace's size does not grow with the turn (`turn_files` and
-/// `turn_api_changes` count the whole turn).
+/// `turn_api_changes` count the whole turn); its blocks are those of the turn's
+/// changes that this write touched (all of them when that is unknown).
 fn summarize(
     analysis: &TurnAnalysis,
-    rels: &[&str],
+    rels: &[(&str, Option<Touched>)],
     turn_files: usize,
     declared: Option<&str>,
 ) -> Vec<AstTrace> {
@@ -401,7 +407,7 @@ fn summarize(
     }
     let mismatch = declared.and_then(|d| c.declared_mismatch(d));
     rels.iter()
-        .map(|rel| {
+        .map(|(rel, touched)| {
             let mut detail = serde_json::Map::new();
             let mut put = |key: &str, value: Value| detail.insert(key.to_string(), value);
             // A trace carries the first few of a file's API changes and parse errors
@@ -443,6 +449,12 @@ fn summarize(
             let mut indexes = by_path.get(rel).cloned().unwrap_or_default();
             indexes.sort_unstable();
             indexes.dedup();
+            if let Some(touched) = touched {
+                indexes.retain(|&i| {
+                    let from = origins_by_target.get(&i).map_or(&[][..], Vec::as_slice);
+                    touched.touches(analysis, &analysis.matches[i], from)
+                });
+            }
             let blocks: Vec<TraceBlock> = indexes
                 .into_iter()
                 .map(|i| {

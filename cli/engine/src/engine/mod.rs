@@ -23,6 +23,7 @@ pub(crate) mod shell;
 pub(crate) mod specs;
 mod taken_lines;
 pub(crate) mod texts;
+mod touched;
 pub(crate) mod trace;
 pub mod unrecorded;
 pub(crate) mod vcs;
