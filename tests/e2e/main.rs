@@ -55,6 +55,7 @@ mod test_shell_after;
 mod test_snapshots;
 mod test_static_build;
 mod test_tamper;
+mod test_trace_growth;
 mod test_why;
 mod test_why_languages;
 mod test_why_lines;
