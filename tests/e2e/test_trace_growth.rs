@@ -141,8 +141,61 @@ fn a_long_turns_traces_stay_as_small_as_a_one_write_turns() {
         assert_eq!(history.len(), 1, "{answer}");
         assert_eq!(history[0]["seq"].as_u64(), Some(created.seq));
     }
+    rebuilt_answers_the_same(&ws);
+}
+
+fn rebuilt_answers_the_same(ws: &TestWorkspace) {
     // Rebuilt from the ledger alone, the projection answers the same.
-    let before = json_of(&ws, &["why", "src/pipeline.ts::step3"]);
-    ok(&ws, &["rebuild", "--only", "blocks"]);
-    assert_eq!(json_of(&ws, &["why", "src/pipeline.ts::step3"]), before);
+    for target in ["src/pipeline.ts::step3", "src/pipeline.ts::step39"] {
+        let before = json_of(ws, &["why", target]);
+        ok(ws, &["rebuild", "--only", "blocks"]);
+        assert_eq!(json_of(ws, &["why", target]), before);
+    }
+}
+
+/// The case: the file is created in the long turn, and every later write
+/// re-listed all its blocks as created.
+#[test]
+fn a_file_created_in_a_long_turn_is_listed_whole_once() {
+    let ws = TestWorkspace::new();
+    std::fs::write(
+        ws.root().join(".orchestration/active_intents.yaml"),
+        SRC_INTENT,
+    )
+    .unwrap();
+    std::fs::create_dir_all(ws.root().join("src")).unwrap();
+    let mut versions = vec![0; FUNCTIONS];
+    turn(&ws, "INT-001", "p1", "Write and tune the pipeline");
+    let mut seqs = vec![traced_write(&ws, "p1", "src/pipeline.ts", &source(&versions), "w0").seq];
+    for k in 0..12 {
+        versions[k * 3] += 1;
+        let rel = "src/pipeline.ts";
+        seqs.push(traced_write(&ws, "p1", rel, &source(&versions), &format!("w{}", k + 1)).seq);
+    }
+    stop(&ws);
+    let bytes = trace_bytes(&ws);
+    let size = |seq: u64| bytes.iter().find(|(s, _)| *s == seq).unwrap().1;
+    let later: Vec<usize> = seqs[1..].iter().map(|s| size(*s)).collect();
+    eprintln!(
+        "trace bytes, file created in the turn: {} B, then {later:?}",
+        size(seqs[0])
+    );
+    assert!(later.iter().all(|b| *b <= 2 * later[0]), "{later:?}");
+    // Each function names the write that last changed it (a created block's
+    // story in its creating turn is one entry: its newest write).
+    for (index, seq) in [(0, seqs[1]), (33, seqs[12]), (1, seqs[0])] {
+        let answer = json_of(
+            &ws,
+            &["why", &format!("src/pipeline.ts:{}", line_of(index) + 1)],
+        );
+        let history = answer["history"].as_array().unwrap();
+        assert_eq!(history.len(), 1, "{answer}");
+        assert_eq!(
+            history[0]["seq"].as_u64(),
+            Some(seq),
+            "step{index}: {answer}"
+        );
+        assert_eq!(history[0]["event"], "created", "{answer}");
+    }
+    rebuilt_answers_the_same(&ws);
 }

@@ -158,7 +158,7 @@ pub struct AstTrace {
     pub mutation_class: &'static str,
     /// `classification` object for the trace.
     pub classification: Classification,
-    /// Blocks of this file that the turn touched, with lineage events.
+    /// The turn's changed blocks of this file that this write touched.
     pub blocks: Vec<TraceBlock>,
     /// The full classification, for declared-class comparison.
     pub declared_mismatch: Option<String>,
