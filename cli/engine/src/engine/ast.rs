@@ -204,7 +204,7 @@ pub fn classify_write(
     let files = stored.files;
     crate::timings::mark("load turn");
     let analysis = analyze_stored_turn(workspace, root, &files, prepared)?;
-    let touched = Touched::of(workspace, prepared, &analysis, rel, before, existed);
+    let touched = Touched::of(workspace, prepared, &analysis, &file);
     let summary = summarize(&analysis, &[(rel, touched)], files.len(), declared).pop();
     crate::timings::mark("summarize");
     summary
@@ -256,10 +256,7 @@ pub fn classify_batch(
         .iter()
         .zip(&taken)
         .filter(|(_, taken)| **taken)
-        .map(|(f, _)| {
-            let touched = Touched::of(workspace, prepared, &analysis, f.rel, f.before, f.existed);
-            (f.rel, touched)
-        })
+        .map(|(f, _)| (f.rel, Touched::of(workspace, prepared, &analysis, f)))
         .collect();
     let mut summaries = summarize(&analysis, &rels, stored.files.len(), declared).into_iter();
     taken

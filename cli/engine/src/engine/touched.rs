@@ -18,6 +18,7 @@ use intent_ast_hash::{BlockRef, TurnAnalysis};
 use intent_ledger::Workspace;
 
 use super::analysis_cache;
+use super::ast::WrittenFile;
 
 /// One written file's blocks just before and just after the write, by key (the
 /// qualified name, `#n` for the n-th of that name), each with its text's hash.
@@ -46,7 +47,7 @@ fn key_and_text(files: &[FileAnalysis], r: &BlockRef) -> (String, Hash128) {
 }
 
 impl Touched {
-    /// What the write of `rel` touched, given its text just before the write
+    /// What the write of a file touched, given its text just before the write
     /// (`None`: the write created it) and the turn's analysis (the file as it is
     /// now). `None` when the old text is unknown or not text: then every block the
     /// turn changed in the file is listed, as before.
@@ -54,17 +55,16 @@ impl Touched {
         workspace: &Workspace,
         prepared: &mut Prepared,
         analysis: &TurnAnalysis,
-        rel: &str,
-        before: Option<&[u8]>,
-        existed: bool,
+        written: &WrittenFile<'_>,
     ) -> Option<Touched> {
-        let before = match before {
+        let rel = written.rel;
+        let before = match written.before {
             Some(bytes) if bytes.len() <= super::ast::MAX_AST_BYTES => {
                 let file = SourceFile::new(rel, std::str::from_utf8(bytes).ok()?);
                 blocks_of_text(workspace, prepared, &file)
             }
             Some(_) => return None,
-            None if existed => return None,
+            None if written.existed => return None,
             None => HashMap::new(),
         };
         let after = analysis
