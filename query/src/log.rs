@@ -11,12 +11,12 @@ use time::{Date, Duration, OffsetDateTime};
 /// Why a filter could not be built from user input.
 #[derive(Debug, thiserror::Error)]
 pub enum FilterError {
-    /// `--since` or `--until` was not understood.
+    /// `--since` (or `--until`, the option named first) was not understood.
     #[error(
-        "cannot read the time {0:?}: use an RFC 3339 time (2026-11-22T10:00:00Z), a date \
+        "cannot read {0} {1:?}: use an RFC 3339 time (2026-11-22T10:00:00Z), a date \
          (2026-11-22) or an age such as 30m, 2h, 7d"
     )]
-    Since(String),
+    Since(&'static str, String),
 }
 
 /// Which events `intent log` shows. Empty lists match everything.
@@ -167,7 +167,20 @@ impl LogFilter {
 /// Parses `--since`: RFC 3339, a plain date (midnight UTC), or an age (`90s`, `30m`,
 /// `2h`, `7d`) before `now`.
 pub fn parse_since(text: &str, now: OffsetDateTime) -> Result<OffsetDateTime, FilterError> {
-    let err = || FilterError::Since(text.to_string());
+    parse_time("--since", text, now)
+}
+
+/// Parses `--until`, as [`parse_since`] reads `--since`.
+pub fn parse_until(text: &str, now: OffsetDateTime) -> Result<OffsetDateTime, FilterError> {
+    parse_time("--until", text, now)
+}
+
+fn parse_time(
+    option: &'static str,
+    text: &str,
+    now: OffsetDateTime,
+) -> Result<OffsetDateTime, FilterError> {
+    let err = || FilterError::Since(option, text.to_string());
     if let Ok(ts) = OffsetDateTime::parse(text, &Rfc3339) {
         return Ok(ts);
     }

@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::Context;
 use clap::Args;
 use intent_ledger::Event;
-use intent_query::log::{parse_since, LogFilter};
+use intent_query::log::{parse_since, parse_until, LogFilter};
 use serde_json::Value;
 use time::OffsetDateTime;
 
@@ -53,7 +53,7 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
     let until = args
         .until
         .as_deref()
-        .map(|text| parse_since(text, OffsetDateTime::now_utc()))
+        .map(|text| parse_until(text, OffsetDateTime::now_utc()))
         .transpose()?;
     let filter = LogFilter {
         kinds: args.kind,
