@@ -273,3 +273,48 @@ fn a_hook_whose_write_fails_halfway_leaves_no_part_of_its_events() {
         assert_eq!(missed, 1, "write {nth}");
     }
 }
+
+#[test]
+fn repair_leaves_out_a_foreign_line_inside_the_ledger_and_keeps_every_genuine_event() {
+    // No git here, so no checkpoint: `--repair` is the way back.
+    let ws = crate::common::TestWorkspace::new();
+    let input = concat!(
+        r#"{"kind":"lesson","session":"s1","data":{"text":"one"}}"#,
+        "\n",
+        r#"{"kind":"lesson","session":"s1","data":{"text":"two"}}"#,
+        "\n",
+        r#"{"kind":"lesson","session":"s1","data":{"text":"three"}}"#,
+        "\n",
+    );
+    assert!(ws.run(&["append"], Some(input.as_bytes())).status.success());
+    let genuine = std::fs::read_to_string(ws.ledger()).unwrap();
+    let mut lines: Vec<String> = genuine.lines().map(str::to_string).collect();
+    let forged = lines[lines.len() - 2].replace("\"two\"", "\"forged\"");
+    lines.insert(lines.len() - 1, forged);
+    std::fs::write(ws.ledger(), lines.join("\n") + "\n").unwrap();
+    assert_ne!(ws.run(&["verify"], None).status.code(), Some(0));
+
+    let out = ws.run(&["verify", "--repair"], None);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{said}{}", stderr(&out));
+    assert!(said.contains("Left out 1 foreign line(s)"), "{said}");
+    let now = std::fs::read_to_string(ws.ledger()).unwrap();
+    assert!(
+        now.starts_with(&genuine),
+        "every genuine event kept, in order"
+    );
+    assert!(!now.contains("forged"));
+    let verify = ws.run(&["verify"], None);
+    assert_eq!(
+        verify.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&verify.stdout)
+    );
+    let repaired = ws
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "ledger.repaired")
+        .count();
+    assert_eq!(repaired, 1, "the repair is recorded");
+}

@@ -23,8 +23,9 @@ pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::
         if let Some(bad) = &report.corruption {
             anyhow::bail!(
                 "the ledger is corrupt at seq {} (byte offset {}): {}; `--repair` only sets \
-                 aside lines appended after the recorded head. Restore the ledger from a copy \
-                 (e.g. git) instead",
+                 aside foreign lines it can tell from the recorded head. Run `intent restore` \
+                 (it rebuilds from the last checkpoint in git, leaving damaged and foreign \
+                 lines out), or put back a copy you have",
                 bad.seq,
                 bad.offset,
                 bad.reason
@@ -43,6 +44,18 @@ pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::
         set_aside: None,
         extra: Default::default(),
     };
+    // Foreign lines inside the ledger, with every genuine event still chaining on
+    // around them (the head's line among them): leave them out, keep the rest.
+    if found.good_end.is_none() {
+        if let Some(done) = leave_out_foreign_lines(ledger, &found, &mut data)? {
+            println!("{done}");
+            let workspace: &Workspace = &config.workspace;
+            let mut appender = workspace.open_ledger(LedgerOptions::default())?;
+            let appended = appender.append(NewEvent::from_payload("cli", &data))?;
+            println!("Recorded as seq {}; appends resume.", appended.seq);
+            return Ok(exit::OK);
+        }
+    }
     match found.good_end {
         Some(good_end) => {
             let aside = head::set_aside(ledger, good_end)?;
@@ -78,4 +91,52 @@ pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::
     let done = appender.append(NewEvent::from_payload("cli", &data))?;
     println!("Recorded as seq {}; appends resume.", done.seq);
     Ok(exit::OK)
+}
+
+/// Rewrites the ledger without the foreign lines inside it when every genuine event
+/// survives (see [`crate::sync::restore::without_foreign_lines`]); `None` when that
+/// is not the case. Crash-safe like `intent restore` (a journal names the kept copy).
+fn leave_out_foreign_lines(
+    ledger: &Path,
+    found: &Tampering,
+    data: &mut LedgerRepaired,
+) -> anyhow::Result<Option<String>> {
+    let old = std::fs::read(ledger)?;
+    let Some((target, left_out)) = crate::sync::restore::without_foreign_lines(&old, &found.head)
+    else {
+        return Ok(None);
+    };
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(ledger)?;
+    if !intent_ledger::lock::exclusive_within(&file, Some(intent_ledger::lock::command_wait()))? {
+        anyhow::bail!("the ledger is locked by another process; try again when it is done");
+    }
+    // Read again under the lock: nothing may have changed in between.
+    let result = (|| {
+        anyhow::ensure!(
+            std::fs::read(ledger)? == old,
+            "the ledger changed while it was being repaired; run `intent verify --repair` again"
+        );
+        crate::sync::restore::rewrite_in_place(ledger, &file, &old, &target, None)
+    })();
+    let _ = file.unlock();
+    let (aside, _) = result?;
+    let removed = old.len() - target.len();
+    data.action = "set_aside".to_string();
+    data.set_aside = Some(SetAside {
+        file: aside
+            .as_ref()
+            .and_then(|a| a.file_name())
+            .map(|n| n.to_string_lossy().into_owned()),
+        bytes: old.len() as u64,
+        lines: left_out,
+        sha256: intent_ledger::gate::bytes_sha256(&old),
+    });
+    Ok(Some(format!(
+        "Left out {left_out} foreign line(s) ({removed} bytes) from inside the ledger; every \
+         event that chains on is kept. The ledger as it was is kept at {}.",
+        aside.map_or("-".into(), |a| a.display().to_string())
+    )))
 }

@@ -167,36 +167,8 @@ pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
         if journal.is_none() && old == target {
             return Ok(None);
         }
-        let (set_aside, resumed) = match journal {
-            Some(journal) => (journal.aside, true),
-            None => {
-                let aside = (!old.is_empty()).then(|| aside_path(&ledger));
-                if let Some(aside) = &aside {
-                    keep(aside, &old)?;
-                }
-                recovery::fault_point("restore:aside-kept");
-                recovery::write(
-                    &ledger,
-                    &recovery::Journal {
-                        aside: aside.clone(),
-                        sha256: intent_ledger::gate::bytes_sha256(&old),
-                        bytes: old.len() as u64,
-                    },
-                )?;
-                (aside, false)
-            }
-        };
-        recovery::fault_point("restore:journal-written");
-        let last = last_line(&target).context("restored ledger is empty")?;
-        let half = target.len() / 2;
-        file.write_all_at(&target[..half], 0)?;
-        recovery::fault_point("restore:half-written");
-        file.write_all_at(&target[half..], half as u64)?;
-        file.set_len(target.len() as u64)?;
-        file.sync_all()?;
-        recovery::fault_point("restore:ledger-written");
-        head::write(&ledger, &last)?;
-        recovery::finish(&ledger)?;
+        let resumed = journal.is_some();
+        let (set_aside, last) = rewrite_in_place(&ledger, &file, &old, &target, journal)?;
         anyhow::Ok(Some(Restored {
             reference: check.reference.clone(),
             checkpoint_seq: meta.seq,
@@ -209,6 +181,72 @@ pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
     })();
     let _ = file.unlock();
     result
+}
+
+/// Replaces the ledger's bytes (`old`) with `target`, in place, with `file` open on
+/// it and locked by the caller: keeps `old` aside and writes the journal first
+/// (unless `journal` says an interrupted run already did), then the ledger, its
+/// head, and removes the journal ([`recovery`]). Returns where `old` is kept and
+/// the new head.
+pub fn rewrite_in_place(
+    ledger: &Path,
+    file: &std::fs::File,
+    old: &[u8],
+    target: &[u8],
+    journal: Option<recovery::Journal>,
+) -> anyhow::Result<(Option<PathBuf>, Head)> {
+    let set_aside = match journal {
+        Some(journal) => journal.aside,
+        None => {
+            let aside = (!old.is_empty()).then(|| aside_path(ledger));
+            if let Some(aside) = &aside {
+                keep(aside, old)?;
+            }
+            recovery::fault_point("restore:aside-kept");
+            recovery::write(
+                ledger,
+                &recovery::Journal {
+                    aside: aside.clone(),
+                    sha256: intent_ledger::gate::bytes_sha256(old),
+                    bytes: old.len() as u64,
+                },
+            )?;
+            aside
+        }
+    };
+    recovery::fault_point("restore:journal-written");
+    let last = last_line(target).context("the rebuilt ledger is empty")?;
+    let half = target.len() / 2;
+    file.write_all_at(&target[..half], 0)?;
+    recovery::fault_point("restore:half-written");
+    file.write_all_at(&target[half..], half as u64)?;
+    file.set_len(target.len() as u64)?;
+    file.sync_all()?;
+    recovery::fault_point("restore:ledger-written");
+    head::write(ledger, &last)?;
+    recovery::finish(ledger)?;
+    Ok((set_aside, last))
+}
+
+/// The ledger `old` without the lines inside it that do not chain on (foreign
+/// lines, inserted anywhere after the genesis line), when every genuine event is
+/// still there: the chain of what is kept reaches `head` (seq and `h`). `None` when
+/// it does not (a genuine line was changed, so what follows it cannot be vouched
+/// for), or nothing would be left out.
+pub fn without_foreign_lines(old: &[u8], head: &Head) -> Option<(Vec<u8>, u64)> {
+    let genesis_end = memchr::memchr(b'\n', old)? + 1;
+    let genesis = line::inspect(&old[..genesis_end - 1]).ok()?;
+    let h = std::str::from_utf8(genesis.h).ok()?;
+    let after = lines_after(old, genesis.seq, h);
+    if after.left_out == 0 {
+        return None;
+    }
+    let mut target = old[..genesis_end].to_vec();
+    target.extend_from_slice(&after.bytes);
+    let reaches_head = target.split(|b| *b == b'\n').any(|text| {
+        line::inspect(text).is_ok_and(|v| v.seq == head.seq && v.h == head.h.as_bytes())
+    });
+    reaches_head.then_some((target, after.left_out))
 }
 
 /// Writes `bytes` to the new file `path`, synced with its directory entry.
