@@ -141,6 +141,7 @@ mod classify;
 mod hash;
 pub mod lang;
 pub mod matching;
+mod memory;
 mod model;
 mod origins;
 mod paths;

@@ -22,6 +22,35 @@ pub struct Journal {
     pub sha256: String,
     /// Their length.
     pub bytes: u64,
+    /// The ledger the rewrite makes, written out in full (synced) before the ledger
+    /// is touched: any command finishes the rewrite from it, without the checkpoint
+    /// or the analysis that produced it (`None` in journals of older versions).
+    #[serde(default)]
+    pub target: Option<PathBuf>,
+    /// `sha256:` of the target's bytes.
+    #[serde(default)]
+    pub target_sha256: Option<String>,
+}
+
+/// Where a rewrite keeps the ledger it is about to write ([`Journal::target`]).
+pub fn target_path(ledger: &Path) -> PathBuf {
+    ledger.with_extension("restoring-target")
+}
+
+/// The bytes the journal says the rewrite makes, checked against their hash;
+/// `None` for a journal without a target.
+pub fn target_bytes(journal: &Journal) -> std::io::Result<Option<Vec<u8>>> {
+    let (Some(path), Some(sha)) = (&journal.target, &journal.target_sha256) else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(path)?;
+    if crate::gate::bytes_sha256(&bytes) != *sha {
+        return Err(std::io::Error::other(format!(
+            "the ledger an interrupted restore was writing ({}) does not match its journal",
+            path.display()
+        )));
+    }
+    Ok(Some(bytes))
 }
 
 /// The journal of the ledger at `ledger`.
@@ -52,6 +81,7 @@ pub fn finish(ledger: &Path) -> std::io::Result<()> {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
+    let _ = std::fs::remove_file(target_path(ledger));
     if let Some(dir) = ledger.parent() {
         std::fs::File::open(dir)?.sync_all()?;
     }
@@ -85,6 +115,12 @@ pub fn fault_point(name: &str) {
         eprintln!("intent: crashing at fault point {name} (INTENT_FAULT_AT)");
         std::process::abort();
     }
+}
+
+/// Whether `INTENT_FAULT_AT=append:torn` is set: the process then dies halfway
+/// through its first write of the ledger (see [`fault_point`]).
+pub fn torn_write_fault() -> bool {
+    std::env::var_os("INTENT_FAULT_AT").is_some_and(|at| at == "append:torn")
 }
 
 /// Whether `INTENT_FAULT_AT=append:short-write` makes this write of the ledger fail:

@@ -317,7 +317,18 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
 fn bench_reports_every_figure_with_units_on_a_small_workload() {
     let out = std::process::Command::new(intent_bin())
         .args([
-            "--json", "bench", "--events", "3000", "--runs", "3", "--files", "5",
+            "--json",
+            "bench",
+            "--events",
+            "3000",
+            "--runs",
+            "3",
+            "--files",
+            "5",
+            "--soak-hooks",
+            "60",
+            "--soak-files",
+            "3",
         ])
         .output()
         .unwrap();
@@ -349,6 +360,31 @@ fn bench_reports_every_figure_with_units_on_a_small_workload() {
         assert!(p50 > 0.0 && p50 <= p99, "{latency}");
         assert_eq!(latency["runs"], 3);
     }
+    assert!(
+        r["hook"]["after_cache_loss_ms"].as_f64().unwrap() > 0.0,
+        "{r:#}"
+    );
+    // The long run through the helper: bytes per write and the helper's memory.
+    let long = &r["long_run"];
+    assert!(long["writes"].as_u64().unwrap() >= 20, "{long:#}");
+    assert!(long["hooks"].as_u64().unwrap() >= 50, "{long:#}");
+    assert!(
+        long["ledger_bytes_per_write"].as_u64().unwrap() > 500,
+        "{long:#}"
+    );
+    assert!(
+        long["post_bytes_long_turn_mean"].as_u64().unwrap() > 0,
+        "{long:#}"
+    );
+    assert!(
+        long["helper"]["peak_rss_mb"].as_f64().unwrap() > 1.0,
+        "{long:#}"
+    );
+    assert_eq!(long["helper"]["budget_mb"], 64.0, "{long:#}");
+    assert!(
+        long["helper"]["kept_mb"].as_f64().unwrap() <= 64.0,
+        "{long:#}"
+    );
     let text = std::process::Command::new(intent_bin())
         .args(["bench", "--events", "abc"])
         .output()

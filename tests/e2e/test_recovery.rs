@@ -43,6 +43,37 @@ fn restore_crashing_at(repo: &Checkout, point: &str) -> std::process::Output {
         .unwrap()
 }
 
+/// A Claude Code hook in its own process (no helper) with `env` set.
+fn faulty_hook(
+    repo: &Checkout,
+    payload: &serde_json::Value,
+    env: &[(&str, &str)],
+) -> std::process::Output {
+    let mut command = Command::new(intent_bin());
+    command
+        .arg("--workspace")
+        .arg(&repo.root)
+        .args(["hook", "claude-code"])
+        .env("INTENT_HELPER", "off")
+        .env("PATH", crate::common::path_with_intent())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command
+        .spawn()
+        .and_then(|mut child| {
+            std::io::Write::write_all(
+                &mut child.stdin.take().unwrap(),
+                payload.to_string().as_bytes(),
+            )?;
+            child.wait_with_output()
+        })
+        .unwrap()
+}
+
 fn pre_write(repo: &Checkout, id: &str) -> serde_json::Value {
     let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1",
         "cwd": repo.root, "tool_name": "Write", "tool_use_id": id,
@@ -90,7 +121,10 @@ fn a_restore_killed_at_any_step_is_finished_by_the_next_run_and_loses_nothing() 
 
         // The next run finishes the job: every genuine event, byte for byte.
         let out = repo.intent_ok(&["restore"]);
-        assert!(out.contains("restored"), "{point}: {out}");
+        assert!(
+            out.contains("restored") || out.contains("finished a restore or repair"),
+            "{point}: {out}"
+        );
         assert_eq!(std::fs::read(repo.ledger()).unwrap(), genuine, "{point}");
         assert!(
             repo.intent_ok(&["verify"]).contains("Ledger intact"),
@@ -227,26 +261,14 @@ fn a_hook_whose_write_fails_halfway_leaves_no_part_of_its_events() {
         // second write of the ledger).
         payload["hook_event_name"] = json!("PostToolUse");
         payload["tool_response"] = json!({"type": "create", "filePath": path});
-        let out = Command::new(intent_bin())
-            .arg("--workspace")
-            .arg(&repo.root)
-            .args(["hook", "claude-code"])
-            .env("INTENT_FAULT_AT", "append:short-write")
-            .env("INTENT_FAULT_NTH", nth)
-            .env("INTENT_HELPER", "off")
-            .env("PATH", crate::common::path_with_intent())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                std::io::Write::write_all(
-                    &mut child.stdin.take().unwrap(),
-                    payload.to_string().as_bytes(),
-                )?;
-                child.wait_with_output()
-            })
-            .unwrap();
+        let out = faulty_hook(
+            &repo,
+            &payload,
+            &[
+                ("INTENT_FAULT_AT", "append:short-write"),
+                ("INTENT_FAULT_NTH", nth),
+            ],
+        );
         assert_eq!(out.status.code(), Some(0), "write {nth}: {}", stderr(&out));
         let reply = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(
@@ -317,4 +339,163 @@ fn repair_leaves_out_a_foreign_line_inside_the_ledger_and_keeps_every_genuine_ev
         .filter(|e| e.kind == "ledger.repaired")
         .count();
     assert_eq!(repaired, 1, "the repair is recorded");
+}
+
+/// `intent verify --repair` killed between any two steps of its rewrite (it is
+/// journaled like `restore`, with the ledger it writes kept beside it): the next
+/// `restore` or `verify --repair` finishes it, in a workspace without git (no
+/// checkpoint to restore from) too, every genuine event is kept, and no hook
+/// appends in between.
+#[test]
+fn a_repair_killed_at_any_step_is_finished_and_loses_nothing() {
+    for (i, point) in FAULT_POINTS.into_iter().enumerate() {
+        let ws = crate::common::TestWorkspace::new();
+        let input = concat!(
+            r#"{"kind":"lesson","session":"s1","data":{"text":"one"}}"#,
+            "\n",
+            r#"{"kind":"lesson","session":"s1","data":{"text":"two"}}"#,
+            "\n",
+        );
+        assert!(ws.run(&["append"], Some(input.as_bytes())).status.success());
+        let genuine = std::fs::read_to_string(ws.ledger()).unwrap();
+        let mut lines: Vec<String> = genuine.lines().map(str::to_string).collect();
+        let forged = lines[lines.len() - 1].replace("\"two\"", "\"forged\"");
+        lines.insert(lines.len() - 1, forged);
+        std::fs::write(ws.ledger(), lines.join("\n") + "\n").unwrap();
+
+        let mut repair = ws.command(&["verify", "--repair"]);
+        repair.env("INTENT_FAULT_AT", point);
+        let out = repair.output().unwrap();
+        assert!(!out.status.success(), "{point}: the repair was killed");
+        let journal = ws.ledger().with_extension("restoring");
+        if journal.exists() {
+            // Meanwhile nothing appends, and verify names the way out.
+            let append = ws.run(&["append"], Some(input.as_bytes()));
+            assert!(
+                !append.status.success(),
+                "{point}: an append waited for the repair"
+            );
+            let verify = ws.run(&["verify"], None);
+            assert!(
+                String::from_utf8_lossy(&verify.stdout).contains("intent restore"),
+                "{point}: {}",
+                String::from_utf8_lossy(&verify.stdout)
+            );
+            let finish: &[&str] = if i % 2 == 0 {
+                &["restore"]
+            } else {
+                &["verify", "--repair"]
+            };
+            let out = ws.run(finish, None);
+            assert!(out.status.success(), "{point}: {}", stderr(&out));
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("interrupted"),
+                "{point}: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            assert!(!journal.exists(), "{point}: finished");
+        } else {
+            // Killed before its journal: the ledger is as it was; repair again.
+            let out = ws.run(&["verify", "--repair"], None);
+            assert!(out.status.success(), "{point}: {}", stderr(&out));
+        }
+        // Every genuine event, the forged line gone, and the repair's own record.
+        let now = std::fs::read_to_string(ws.ledger()).unwrap();
+        assert!(
+            now.starts_with(&genuine),
+            "{point}: every genuine event\n{now}"
+        );
+        assert!(
+            !now.contains("forged"),
+            "{point}: the forged line is left out"
+        );
+        for line in now[genuine.len()..].lines() {
+            let event: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(
+                event["kind"].as_str().unwrap().starts_with("ledger."),
+                "{point}: only the repair's record follows: {line}"
+            );
+        }
+        let verify = ws.run(&["verify"], None);
+        assert!(verify.status.success(), "{point}: {}", stderr(&verify));
+    }
+}
+
+/// A hook process killed in the middle of its append (half a line written) or
+/// right after its events are committed (before the head is updated): the next
+/// hook works, the torn half line is set aside and named for what it is, every
+/// event written before is kept with its chain intact, and a PostToolUse that died
+/// before its trace was committed is recorded as `hook.unrecorded` by the next
+/// hook (one that died after is not: its trace is there).
+#[test]
+fn a_hook_killed_in_the_middle_of_its_append_leaves_a_ledger_the_next_hook_uses() {
+    for point in ["append:torn", "append:committed"] {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Checkout::create(&dir.path().join("repo"));
+        repo.select("s1");
+        let path = repo.root.join("src/app.ts");
+        let content = "export const killed = 1;\n";
+        let mut payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1",
+            "cwd": repo.root, "tool_name": "Write", "tool_use_id": "t-killed",
+            "tool_input": {"file_path": path, "content": content}});
+        let out = repo.intent(
+            &["hook", "claude-code"],
+            Some(payload.to_string().as_bytes()),
+        );
+        assert!(out.status.success());
+        std::fs::write(&path, content).unwrap();
+        let before = std::fs::read(repo.ledger()).unwrap();
+        payload["hook_event_name"] = json!("PostToolUse");
+        payload["tool_response"] = json!({"type": "update", "filePath": path});
+        let out = faulty_hook(&repo, &payload, &[("INTENT_FAULT_AT", point)]);
+        assert!(out.status.code().is_none(), "{point}: the hook was killed");
+        let left = std::fs::read(repo.ledger()).unwrap();
+        assert!(
+            left.starts_with(&before),
+            "{point}: nothing before it changed"
+        );
+        if point == "append:torn" {
+            assert!(!left.ends_with(b"\n"), "{point}: half a line");
+            let said = String::from_utf8_lossy(&repo.intent(&["verify"], None).stdout).into_owned();
+            assert!(
+                said.contains("torn last line"),
+                "{point}: named for what it is: {said}"
+            );
+        }
+        // The next hook works, and what the killed one completed is kept.
+        repo.agent_read("s1", "src/app.ts", "r-after");
+        let now = std::fs::read(repo.ledger()).unwrap();
+        let complete = left.len() - left.iter().rev().take_while(|b| **b != b'\n').count();
+        assert!(
+            now.starts_with(&left[..complete]),
+            "{point}: complete lines kept"
+        );
+        assert!(
+            repo.intent_ok(&["verify"]).contains("Ledger intact"),
+            "{point}"
+        );
+        let missed: Vec<_> = repo
+            .events()
+            .into_iter()
+            .filter(|e| e.kind == "hook.unrecorded")
+            .collect();
+        if point == "append:torn" {
+            assert!(
+                intent_ledger::debris_path(&repo.ledger()).is_file(),
+                "{point}: set aside"
+            );
+            assert_eq!(missed.len(), 1, "{point}: the lost PostToolUse is recorded");
+            assert_eq!(missed[0].data["tool_use_id"], "t-killed");
+            assert!(
+                missed[0].data["why"].as_str().unwrap().contains("died"),
+                "{point}: {}",
+                missed[0].data
+            );
+        } else {
+            assert!(missed.is_empty(), "{point}: its trace is there: {missed:?}");
+        }
+        let dir = repo.ledger().with_extension("inflight");
+        let markers = std::fs::read_dir(&dir).map_or(0, |d| d.count());
+        assert_eq!(markers, 0, "{point}: no marker left behind");
+    }
 }

@@ -9,30 +9,10 @@ use serde_json::Value;
 use crate::common::{hook, traced_write, TestWorkspace, SRC_INTENT};
 use crate::test_why::{json_of, ok, turn};
 
-/// Functions in the file (about 40 KB of source with 40).
+/// Functions in the file (about 40 KB of source with 40, `soak::function`).
 const FUNCTIONS: usize = 40;
 
-/// One function, about 1 KB: `version` changes one line of its body.
-fn function(index: usize, version: usize) -> String {
-    let mut text = format!("export function step{index}(input: number): number {{\n");
-    text.push_str(&format!("  let total = input + {version};\n"));
-    for line in 0..24 {
-        text.push_str(&format!(
-            "  total = (total * {}) % 1000003; // mixing round {line}\n",
-            31 + line + index
-        ));
-    }
-    text.push_str("  return total;\n}\n\n");
-    text
-}
-
-fn source(versions: &[usize]) -> String {
-    versions
-        .iter()
-        .enumerate()
-        .map(|(i, v)| function(i, *v))
-        .collect()
-}
+pub(crate) use intent_cli::commands::bench::soak::{function, source};
 
 /// Bytes of each `trace` line of the ledger, by seq.
 fn trace_bytes(ws: &TestWorkspace) -> Vec<(u64, usize)> {

@@ -56,6 +56,29 @@ struct Walked {
     declared: Vec<String>,
 }
 
+impl Memo {
+    /// Heap bytes of its per-statement records ([`crate::memory`]).
+    pub(crate) fn items_memory_bytes(&self) -> usize {
+        use crate::memory::HeapBytes;
+        self.items.capacity() * std::mem::size_of::<MemoItem>()
+            + self
+                .items
+                .iter()
+                .map(|item| {
+                    let w = &item.walked;
+                    std::mem::size_of::<Walked>()
+                        + w.item.heap_bytes()
+                        + w.blocks.heap_bytes()
+                        + w.comments.heap_bytes()
+                        + w.layout.heap_bytes()
+                        + w.order.heap_bytes()
+                        + w.free.heap_bytes()
+                        + w.declared.heap_bytes()
+                })
+                .sum::<usize>()
+    }
+}
+
 /// Where a top-level statement started, to record it when it ends.
 #[derive(Debug)]
 pub(super) struct ItemMark {

@@ -140,6 +140,10 @@ pub fn answer_unless(
             });
         }
     };
+    // A hook killed from here on leaves a marker the next hook records.
+    let in_flight = unrecorded_record(&event, &name, "").and_then(|record| {
+        crate::engine::unrecorded::InFlight::begin(&ledger, &event.session, record)
+    });
     // Agent-supplied text reaches parsers and walkers: a panic must still answer.
     let outcome = catch_unwind(AssertUnwindSafe(|| engine.handle(&event)))
         .unwrap_or_else(|panic| Err(HookError::Panic(panic_message(panic.as_ref()))));
@@ -165,6 +169,7 @@ pub fn answer_unless(
             (reply, false)
         }
     };
+    drop(in_flight);
     Some(Answer {
         reply,
         diagnostics,
@@ -263,10 +268,13 @@ fn fail(
     adapter.render(name, &Default::default())
 }
 
-/// After a tool that may have changed files ran, a hook that cannot record it says
-/// so to the agent (never an empty reply) and leaves a marker the next hook that
-/// can write records as `hook.unrecorded`. `None` for every other hook.
-fn unrecorded_reply(event: &HookEvent, name: &str, ledger: &Path, why: &str) -> Option<Reply> {
+/// What a hook after a tool that may have changed files would have recorded, as a
+/// `hook.unrecorded` record; `None` for every other hook.
+fn unrecorded_record(
+    event: &HookEvent,
+    name: &str,
+    why: &str,
+) -> Option<intent_ledger::payload::HookUnrecorded> {
     if !matches!(event.phase, Phase::PostTool | Phase::PostToolFailure) || is_read_only(event) {
         return None;
     }
@@ -276,7 +284,7 @@ fn unrecorded_reply(event: &HookEvent, name: &str, ledger: &Path, why: &str) -> 
         | intent_ledger::gate::Action::Other { paths, .. } => paths.clone(),
         _ => Vec::new(),
     };
-    let record = intent_ledger::payload::HookUnrecorded {
+    Some(intent_ledger::payload::HookUnrecorded {
         hook: name.to_string(),
         front_end: Some(event.front_end.as_str().to_string()),
         tool: Some(tool.action.tool().to_string()),
@@ -287,7 +295,15 @@ fn unrecorded_reply(event: &HookEvent, name: &str, ledger: &Path, why: &str) -> 
             .format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default(),
         extra: Default::default(),
-    };
+    })
+}
+
+/// After a tool that may have changed files ran, a hook that cannot record it says
+/// so to the agent (never an empty reply) and leaves a marker the next hook that
+/// can write records as `hook.unrecorded`. `None` for every other hook.
+fn unrecorded_reply(event: &HookEvent, name: &str, ledger: &Path, why: &str) -> Option<Reply> {
+    let record = unrecorded_record(event, name, why)?;
+    let tool = event.tool.as_ref()?;
     let left = crate::engine::unrecorded::leave(ledger, &event.session, &record);
     let later = match left {
         Some(_) => "The next hook that can write records it as `hook.unrecorded`.",

@@ -92,6 +92,18 @@ fn status(config: &Config, place: &Place) -> anyhow::Result<u8> {
                  it exits after {} s without a hook (idle for {:.0} s).",
                 s.root, s.pid, s.uptime_secs, s.served, s.declined, s.idle_limit_secs, s.idle_secs
             );
+            let mb = |bytes: u64| bytes as f64 / f64::from(1 << 20);
+            println!(
+                "It keeps {:.1} MB of {:.0} MB (INTENT_HELPER_MEMORY_MB): {} analyses, {} trees, \
+                 {:.1} MB of hook state; resident {:.1} MB, {:.1} MB at its peak.",
+                mb(s.memory.kept_bytes),
+                mb(s.memory.budget_bytes),
+                s.memory.analyses,
+                s.memory.trees,
+                mb(s.memory.state_bytes),
+                mb(s.rss_bytes),
+                mb(s.peak_rss_bytes)
+            );
             if current == Some(false) {
                 println!(
                     "It runs another `intent` binary than this one: the next hook stops it and answers itself."

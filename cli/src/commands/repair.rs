@@ -18,6 +18,14 @@ use crate::exit;
 /// Repairs what `check_path` found (or says there is nothing to repair).
 pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::Result<u8> {
     crate::caller::require_human("verify --repair")?;
+    if let Some((head, _)) = crate::sync::restore::finish_interrupted(ledger)? {
+        println!(
+            "Finished a restore or repair that had been interrupted; the ledger now ends at \
+             seq {}. Run `intent verify` again to check it.",
+            head.seq
+        );
+        return Ok(exit::OK);
+    }
     let Some(found) = found else {
         let report = intent_ledger::verify_path(ledger)?;
         if let Some(bad) = &report.corruption {

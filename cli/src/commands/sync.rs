@@ -66,6 +66,25 @@ pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
 /// Rebuilds the ledger from its last checkpoint (a person's command).
 pub fn run_restore(config: &Config, _args: RestoreArgs) -> anyhow::Result<u8> {
     crate::caller::require_human("restore")?;
+    let ledger = config.workspace.ledger_path();
+    if let Some((head, aside)) = sync::restore::finish_interrupted(&ledger)? {
+        if config.json() {
+            println!(
+                "{}",
+                serde_json::json!({"resumed": true, "seq": head.seq, "set_aside": aside})
+            );
+        } else {
+            println!(
+                "finished a restore or repair that had been interrupted; the ledger now ends \
+                 at seq {}",
+                head.seq
+            );
+            if let Some(aside) = aside {
+                println!("the ledger as it was is kept at {}", aside.display());
+            }
+        }
+        return Ok(exit::OK);
+    }
     let restored = sync::restore::restore(&config.workspace)?;
     if config.json() {
         println!("{}", serde_json::to_string_pretty(&restored)?);

@@ -25,12 +25,14 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
     let path = config.require_ledger()?;
     let started = Instant::now();
     if let Some(journal) = intent_ledger::recovery::read(&path)? {
-        let next = "An `intent restore` was interrupted before it finished; nothing is lost (the \
-                    ledger as it was is kept). Appends are refused until a person runs `intent \
-                    restore` again, which finishes it.";
         if args.repair {
-            anyhow::bail!("{next}");
+            // The interrupted rewrite is finished first (`repair::run` says so).
+            return super::repair::run(config, &path, None);
         }
+        let next = "An `intent restore` or `intent verify --repair` was interrupted before it \
+                    finished; nothing is lost (the ledger as it was is kept). Appends are refused \
+                    until a person runs `intent restore` (or `verify --repair`) again, which \
+                    finishes it.";
         if config.json() {
             println!(
                 "{}",
@@ -159,8 +161,9 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
         }
         if report.torn_tail_bytes > 0 {
             println!(
-                "Note: {} bytes after the last complete line are debris of an interrupted \
-                 writer; the next append moves them to {}.",
+                "Note: a torn last line: {} bytes after the last complete line, from a writer \
+                 killed or out of space in the middle of it (no hook answered for them). They \
+                 are no event; the next append moves them to {} for inspection.",
                 report.torn_tail_bytes,
                 intent_ledger::debris_path(&path).display()
             );

@@ -28,7 +28,7 @@ use intent_ledger::Workspace;
 
 /// Bumped whenever the wire format changes (a client and a helper of the same
 /// binary always agree; this guards against a mismatch that the binary check misses).
-pub const PROTOCOL: u32 = 2;
+pub const PROTOCOL: u32 = 3;
 
 /// Variables whose values change what a hook does or which programs it runs; the
 /// helper answers only clients whose values equal its own (and every `GIT_*`).
@@ -164,4 +164,16 @@ pub fn shared_environment() -> Vec<(String, String)> {
         .collect();
     shared.sort();
     shared
+}
+
+/// Resident memory of process `pid` now and at its peak (`VmRSS`, `VmHWM`), in
+/// bytes; `None` where `/proc` does not say.
+pub fn resident_memory(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
 }

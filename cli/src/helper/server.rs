@@ -320,6 +320,7 @@ fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {
 }
 
 fn status(shared: &Shared) -> Status {
+    let rss = super::resident_memory(std::process::id());
     Status {
         pid: std::process::id(),
         root: shared.root.display().to_string(),
@@ -334,5 +335,8 @@ fn status(shared: &Shared) -> Status {
         idle_limit_secs: shared.idle_limit.as_secs(),
         served: shared.served.load(Ordering::Relaxed),
         declined: shared.declined.load(Ordering::Relaxed),
+        memory: intent_engine::engine::kept::memory(),
+        rss_bytes: rss.map_or(0, |(now, _)| now),
+        peak_rss_bytes: rss.map_or(0, |(_, peak)| peak),
     }
 }

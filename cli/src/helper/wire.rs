@@ -108,6 +108,12 @@ pub struct Status {
     pub served: u64,
     /// Hooks declined or refused as stale.
     pub declined: u64,
+    /// What it keeps in memory against its budget.
+    pub memory: intent_engine::engine::kept::Memory,
+    /// Its resident memory now and at its peak, in bytes (0 where unknown).
+    pub rss_bytes: u64,
+    /// See `rss_bytes`.
+    pub peak_rss_bytes: u64,
 }
 
 /// Writes a request: the ask and, for a hook, its payload.

@@ -147,15 +147,7 @@ pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
         .with_context(|| format!("open {}", ledger.display()))?;
     // Under the writers' lock, in place (same inode): a writer waiting for the lock
     // appends to the restored file, never to a replaced one.
-    let wait = intent_ledger::lock::command_wait();
-    if !intent_ledger::lock::exclusive_within(&file, Some(wait))? {
-        bail!(
-            "the ledger {} has been locked by another process for {} s; try again when it is \
-             done (`fuser` names it)",
-            ledger.display(),
-            wait.as_secs()
-        );
-    }
+    lock_for_rewrite(&file, &ledger)?;
     let result = (|| {
         let journal = recovery::read(&ledger)?;
         let old = match &journal {
@@ -183,6 +175,51 @@ pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
     result
 }
 
+/// Takes the writers' lock on the ledger for a rewrite, waiting up to
+/// [`intent_ledger::lock::command_wait`].
+fn lock_for_rewrite(file: &std::fs::File, ledger: &Path) -> anyhow::Result<()> {
+    let wait = intent_ledger::lock::command_wait();
+    if !intent_ledger::lock::exclusive_within(file, Some(wait))? {
+        bail!(
+            "the ledger {} has been locked by another process for {} s; try again when it is \
+             done (`fuser` names it)",
+            ledger.display(),
+            wait.as_secs()
+        );
+    }
+    Ok(())
+}
+
+/// Finishes a restore or repair that was interrupted, from the target its journal
+/// names (whatever made it: a checkpoint, or a repair that left out foreign
+/// lines). Returns the new head and where the old ledger is kept; `None` when no
+/// rewrite was interrupted, or its journal (of an older version) names no target.
+pub fn finish_interrupted(ledger: &Path) -> anyhow::Result<Option<(Head, Option<PathBuf>)>> {
+    if recovery::read(ledger)?.is_none() {
+        return Ok(None);
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(ledger)
+        .with_context(|| format!("open {}", ledger.display()))?;
+    lock_for_rewrite(&file, ledger)?;
+    let result = (|| {
+        // Under the lock: another command may have finished it meanwhile.
+        let Some(journal) = recovery::read(ledger)? else {
+            return anyhow::Ok(None);
+        };
+        let Some(target) = recovery::target_bytes(&journal)? else {
+            return Ok(None);
+        };
+        let old = recovery::old_bytes(&journal)?;
+        let (aside, head) = rewrite_in_place(ledger, &file, &old, &target, Some(journal))?;
+        Ok(Some((head, aside)))
+    })();
+    let _ = file.unlock();
+    result
+}
+
 /// Replaces the ledger's bytes (`old`) with `target`, in place, with `file` open on
 /// it and locked by the caller: keeps `old` aside and writes the journal first
 /// (unless `journal` says an interrupted run already did), then the ledger, its
@@ -203,12 +240,17 @@ pub fn rewrite_in_place(
                 keep(aside, old)?;
             }
             recovery::fault_point("restore:aside-kept");
+            let kept_target = recovery::target_path(ledger);
+            let _ = std::fs::remove_file(&kept_target);
+            keep(&kept_target, target)?;
             recovery::write(
                 ledger,
                 &recovery::Journal {
                     aside: aside.clone(),
                     sha256: intent_ledger::gate::bytes_sha256(old),
                     bytes: old.len() as u64,
+                    target: Some(kept_target),
+                    target_sha256: Some(intent_ledger::gate::bytes_sha256(target)),
                 },
             )?;
             aside

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{BlockIdentity, HookState, Shards, STATE_VERSION};
+use super::{checkpoint, BlockIdentity, HookState, Shards, STATE_VERSION};
 use crate::error::{LedgerError, Result};
 use crate::writer::Transaction;
 
@@ -50,7 +50,18 @@ impl StateCache {
                 for sub in ["sessions", "digests", "blocks"] {
                     let _ = std::fs::remove_dir_all(self.dir().join(sub));
                 }
-                HookState::rebuild(tx.path(), tx.end())
+                // The newest checkpoint that fits, caught up; else the whole ledger.
+                let state = match checkpoint::restore(tx.path(), tx.end()) {
+                    Some(mut state) => {
+                        state.catch_up(tx.path(), tx.end())?;
+                        state
+                    }
+                    None => HookState::rebuild(tx.path(), tx.end())?,
+                };
+                if checkpoint::due(tx.path(), state.stamp.end) {
+                    checkpoint::write(tx.path(), &state);
+                }
+                Ok(state)
             }
         }
     }
@@ -67,6 +78,12 @@ impl StateCache {
     /// Loads the state with every shard in memory (for comparisons and exports).
     pub fn load_full(&self, tx: &Transaction<'_>) -> Result<HookState> {
         let mut state = self.load(tx)?;
+        self.load_shards(&mut state);
+        Ok(state)
+    }
+
+    /// Reads every shard of `state` into memory.
+    fn load_shards(&self, state: &mut HookState) {
         let sessions: Vec<String> = state.sessions.keys().cloned().collect();
         for session in sessions {
             state.ensure_session(&session);
@@ -86,7 +103,6 @@ impl StateCache {
                 }
             }
         }
-        Ok(state)
     }
 
     /// Writes the state atomically (temp file + rename). The cache is derived, so it
@@ -177,6 +193,13 @@ impl StateCache {
         if self.write(&state)? {
             state.mark_saved(self.dir());
         }
+        // After the helper's answer: the state's shards are read in once per
+        // checkpoint (every `EVERY_BYTES` of ledger), so that a cache lost later
+        // costs a catch-up from here, not a rebuild.
+        if checkpoint::due(tx.path(), state.stamp.end) {
+            self.load_shards(&mut state);
+            checkpoint::write(tx.path(), &state);
+        }
         let held = std::fs::File::open(&self.path).ok();
         Ok(Some(KeptState {
             core: held.as_ref().and(FileIdentity::of(&self.path)),
@@ -223,6 +246,13 @@ struct FileIdentity {
     len: u64,
     mtime_ns: i128,
     ctime_ns: i128,
+}
+
+impl KeptState {
+    /// Estimated bytes the kept state takes in memory ([`HookState::memory_bytes`]).
+    pub fn memory_bytes(&self) -> usize {
+        self.state.memory_bytes()
+    }
 }
 
 impl FileIdentity {

@@ -17,6 +17,7 @@
 mod blocks;
 pub use blocks::{BlockIdentity, BlockWriter};
 mod cache;
+pub mod checkpoint;
 mod replay;
 mod session;
 
@@ -163,6 +164,29 @@ impl Shards {
             && self.dirty_digests.is_empty()
             && self.evicted_sessions.is_empty()
             && end.saturating_sub(self.saved_end) < MAX_UNSAVED_BYTES
+    }
+}
+
+impl HookState {
+    /// Estimated bytes this state takes in memory: the size of its JSON, shards
+    /// included (its maps and strings take about what their JSON does), counted
+    /// without building it. A long-lived process charges it to its memory budget.
+    pub fn memory_bytes(&self) -> usize {
+        struct Count(usize);
+        impl std::io::Write for Count {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0 += bytes.len();
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut count = Count(0);
+        let _ = serde_json::to_writer(&mut count, self);
+        let _ = serde_json::to_writer(&mut count, &self.digests);
+        let _ = serde_json::to_writer(&mut count, &self.blocks);
+        count.0
     }
 }
 

@@ -265,7 +265,7 @@ pub mod migrate;
 
 /// Adds the ledger's own files to `.orchestration/.gitignore` when an older `init`
 /// wrote it without them: nothing intent writes may show up as a change to commit.
-fn ensure_ignored(gitignore: &Path) -> Result<()> {
+pub(crate) fn ensure_ignored(gitignore: &Path) -> Result<()> {
     let text = std::fs::read_to_string(gitignore).unwrap_or_default();
     let missing: Vec<&str> = IGNORED
         .iter()
@@ -293,6 +293,8 @@ const IGNORED: &[&str] = &[
     "agent_trace.head",
     "agent_trace.quarantine-*.jsonl",
     "agent_trace.jsonl.moved",
+    "agent_trace.checkpoints/",
+    "agent_trace.*",
 ];
 
 /// Outcome of [`record_spec_snapshot`].
@@ -344,7 +346,7 @@ pub fn latest_spec_hash(ledger: &Path) -> Result<Option<(u64, String)>> {
     Ok(None)
 }
 
-const GITIGNORE: &str = "# Derived data: rebuilt from the ledger at any time.\n.cache/\n# The ledger of a workspace without git (with git it lives in .git/intent/, shared by\n# every worktree), the record of where it ended (tamper evidence), and foreign lines\n# `intent verify --repair` set aside. Never tracked: no checkout may rewind them.\nagent_trace.jsonl\nagent_trace.head\nagent_trace.quarantine-*.jsonl\nagent_trace.jsonl.moved\n";
+const GITIGNORE: &str = "# Derived data: rebuilt from the ledger at any time.\n.cache/\n# The ledger of a workspace without git (with git it lives in .git/intent/, shared by\n# every worktree), the record of where it ended (tamper evidence), and foreign lines\n# `intent verify --repair` set aside. Never tracked: no checkout may rewind them.\nagent_trace.jsonl\nagent_trace.head\nagent_trace.quarantine-*.jsonl\nagent_trace.jsonl.moved\n# Checkpoints of the derived state, verified against the ledger before use.\nagent_trace.checkpoints/\n# Everything else the ledger keeps beside it (markers, debris, kept copies).\nagent_trace.*\n";
 
 /// The example spec file `intent init` writes.
 pub const EXAMPLE_SPECS: &str = r#"# Intent specs: the requirements agents may work under.

@@ -233,6 +233,7 @@ impl Ledger {
                 return Err(err);
             }
         };
+        crate::recovery::fault_point("append:committed");
         self.flush_head();
         Ok(done)
     }
@@ -278,6 +279,9 @@ impl Ledger {
         // an error after some appends) leaves the ledger as it found it.
         if let (Err(_), Some(start)) = (&result, start) {
             self.roll_back(start);
+        }
+        if result.is_ok() {
+            crate::recovery::fault_point("append:committed");
         }
         self.flush_head();
         let _ = self.file.unlock();
@@ -412,6 +416,11 @@ impl Ledger {
     }
 
     fn write_at(&mut self, bytes: &[u8], offset: u64) -> Result<()> {
+        if crate::recovery::torn_write_fault() {
+            // The tests' `kill -9` in the middle of a write: half the bytes land.
+            let _ = self.file.write_all_at(&bytes[..bytes.len() / 2], offset);
+            crate::recovery::fault_point("append:torn");
+        }
         if crate::recovery::short_write_fault() {
             // The tests' full disk: half the bytes land, then ENOSPC.
             let _ = self.file.write_all_at(&bytes[..bytes.len() / 2], offset);
@@ -456,8 +465,8 @@ impl Ledger {
                 path: self.path.clone(),
                 kind: "restore_interrupted",
                 since_seq: 0,
-                detail: "an `intent restore` was interrupted before it finished; a person runs \
-                         `intent restore` again to finish it (nothing is lost)"
+                detail: "an `intent restore` or `verify --repair` was interrupted before it \
+                         finished; a person runs `intent restore` to finish it (nothing is lost)"
                     .into(),
             });
         }

@@ -9,12 +9,13 @@
 //! so a damaged or stale file costs a parse, never a wrong answer. The directory is
 //! trimmed to the newest entries when a new prompt starts.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use intent_ast_hash::{FileAnalysis, Parsed, SourceFile};
 use intent_ledger::Workspace;
+
+use super::kept;
 pub use intent_query::analyses::{load, store};
 
 /// Entries kept after a trim: enough for the files of many turns.
@@ -27,111 +28,25 @@ pub fn trim(workspace: &Workspace) {
     super::texts::prune_oldest(&intent_query::analyses::dir(workspace), TRIM_ABOVE, KEEP);
 }
 
-/// Text bytes of the analyses the resident helper keeps (an analysis takes a few
-/// times its text): every file of a large turn (hono's first: 187 files, 1 MB) is
-/// then restored from memory on each of the turn's writes, not decoded from disk.
-const KEEP_TEXT_BYTES: usize = 16 << 20;
-/// Text bytes of the newest trees the resident helper keeps, one per path (a tree
-/// takes roughly ten times its text): the oldest-used paths go first above this.
-const KEEP_TREE_TEXT_BYTES: usize = 16 << 20;
-
-/// Entries kept up to a budget of text bytes, the least recently used going first.
-/// The resident helper keeps both its analyses and its trees in one of these.
-struct ByteLru<K, V> {
-    clock: u64,
-    bytes: usize,
-    limit: usize,
-    entries: HashMap<K, (V, usize, u64)>,
-}
-
-impl<K: std::hash::Hash + Eq + Clone, V> ByteLru<K, V> {
-    fn new(limit: usize) -> Self {
-        ByteLru {
-            clock: 0,
-            bytes: 0,
-            limit,
-            entries: HashMap::new(),
-        }
-    }
-
-    /// The entry of `key`, marked as just used.
-    fn get(&mut self, key: &K) -> Option<&V> {
-        self.clock += 1;
-        let (value, _, used) = self.entries.get_mut(key)?;
-        *used = self.clock;
-        Some(value)
-    }
-
-    /// Keeps `value` (of `bytes` text bytes) under `key`, then drops the least
-    /// recently used entries above the budget (never the last one).
-    fn insert(&mut self, key: K, value: V, bytes: usize) {
-        self.clock += 1;
-        if let Some((_, gone, _)) = self.entries.insert(key, (value, bytes, self.clock)) {
-            self.bytes -= gone;
-        }
-        self.bytes += bytes;
-        while self.bytes > self.limit && self.entries.len() > 1 {
-            let Some(oldest) = self
-                .entries
-                .iter()
-                .min_by_key(|(_, (_, _, used))| *used)
-                .map(|(key, _)| key.clone())
-            else {
-                break;
-            };
-            if let Some((_, gone, _)) = self.entries.remove(&oldest) {
-                self.bytes -= gone;
-            }
-        }
-    }
-}
-
-/// Recent analyses, kept by the resident helper (`intent helper`) between hooks:
-/// the text a write replaces, and the texts a turn started from, are then
-/// restored without decoding. Keyed by path and text hash.
-type Kept = ByteLru<(String, blake3::Hash), FileAnalysis>;
-
-static KEPT: Mutex<Option<Kept>> = Mutex::new(None);
-
-/// The newest error-free tree of every path the resident helper parsed, with its
-/// text: a new text of the path is re-parsed incrementally from it. Kept apart from
-/// [`KEPT`] and per path, so a file written again after many others (hono's
-/// `src/types.ts`: 2,800 lines, a fresh parse ~15 ms) still re-parses from its tree.
-type Trees = ByteLru<String, (Parsed, Arc<str>)>;
-
-static TREES: Mutex<Option<Trees>> = Mutex::new(None);
-
-/// A kept analysis of exactly `file`.
+/// A kept analysis of exactly `file` ([`super::kept`]).
 fn recall_kept(file: &SourceFile, hash: blake3::Hash) -> Option<FileAnalysis> {
-    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    let kept = kept.get_or_insert_with(|| ByteLru::new(KEEP_TEXT_BYTES));
-    kept.get(&(file.path.clone(), hash)).cloned()
+    kept::analysis(&file.path, hash)
 }
 
-fn keep(file: &SourceFile, hash: blake3::Hash, analysis: &FileAnalysis) {
-    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    let kept = kept.get_or_insert_with(|| ByteLru::new(KEEP_TEXT_BYTES));
-    kept.insert((file.path.clone(), hash), analysis.clone(), file.text.len());
-}
-
-/// The newest tree of `path` and its text. Cloning either is a reference count;
-/// the parse that uses them runs unlocked.
-fn newest_tree(path: &str) -> Option<(Parsed, Arc<str>)> {
-    let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
-    trees.as_mut()?.get(&path.to_string()).cloned()
+fn keep(hash: blake3::Hash, analysis: &FileAnalysis) {
+    kept::keep_analysis(hash, analysis);
 }
 
 /// Makes `tree` the newest of its path, unless it has errors: such a tree is no
 /// start for an incremental parse (its result would have errors too and be parsed
-/// again from scratch anyway).
+/// again from scratch anyway). One tree per path, so a file written again after
+/// many others (hono's `src/types.ts`: 2,800 lines, a fresh parse ~15 ms) still
+/// re-parses from its tree while it is not the least recently used.
 fn keep_tree(file: &SourceFile, tree: Parsed) {
     if tree.has_error() {
         return;
     }
-    let mut trees = TREES.lock().unwrap_or_else(|e| e.into_inner());
-    let trees = trees.get_or_insert_with(|| ByteLru::new(KEEP_TREE_TEXT_BYTES));
-    let text: Arc<str> = Arc::from(file.text.as_str());
-    trees.insert(file.path.clone(), (tree, text), file.text.len());
+    kept::keep_tree(&file.path, tree, &file.text);
 }
 
 /// Versions some thread of the helper is analyzing right now (path and text hash).
@@ -188,13 +103,13 @@ pub fn analyze_resident(workspace: &Workspace, file: &SourceFile) -> FileAnalysi
         return analysis; // made by the thread waited for
     }
     if let Some(analysis) = load(workspace, file) {
-        keep(file, hash, &analysis);
+        keep(hash, &analysis);
         return analysis;
     }
-    let previous = newest_tree(&file.path);
+    let previous = kept::tree(&file.path);
     let (analysis, tree) =
         intent_ast_hash::analyze_from(file, previous.as_ref().map(|(tree, text)| (tree, &**text)));
-    keep(file, hash, &analysis);
+    keep(hash, &analysis);
     if let Some(tree) = tree {
         keep_tree(file, tree);
     }
@@ -211,26 +126,7 @@ mod tests {
 
     use intent_ast_hash::SourceFile;
 
-    use super::{wait_or_claim, ByteLru};
-
-    /// Above its byte budget the least recently used entry goes first; replacing an
-    /// entry counts its bytes once; the last entry stays whatever its size.
-    #[test]
-    fn the_least_recently_used_go_first_above_the_byte_budget() {
-        let mut lru = ByteLru::new(10);
-        lru.insert("a", 1, 4);
-        lru.insert("b", 2, 4);
-        assert_eq!(lru.get(&"a"), Some(&1)); // "b" is now the oldest
-        lru.insert("c", 3, 4);
-        assert_eq!(lru.get(&"b"), None);
-        assert_eq!(lru.get(&"a"), Some(&1));
-        assert_eq!(lru.get(&"c"), Some(&3));
-        lru.insert("c", 4, 4);
-        assert_eq!(lru.bytes, 8);
-        lru.insert("huge", 5, 100);
-        assert_eq!(lru.entries.len(), 1);
-        assert_eq!(lru.get(&"huge"), Some(&5));
-    }
+    use super::wait_or_claim;
 
     /// A second thread asking for a text another thread is analyzing waits until
     /// that one is done (then finds it kept), rather than analyzing it again.

@@ -145,6 +145,9 @@ pub(crate) fn take_kept(cache_dir: &std::path::Path) -> Option<KeptState> {
     }
 }
 
+/// Saves made, to re-measure the kept state now and then.
+static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 fn save_state() {
     let Some(save) = PENDING.with(|pending| pending.borrow_mut().take()) else {
         return;
@@ -156,6 +159,14 @@ fn save_state() {
     let cache = StateCache::new(&cache_dir);
     let state = save.state;
     if let Ok(Some(saved)) = ledger.transaction(|tx| cache.save_and_keep(tx, state)) {
+        // Measuring the state walks all of it: every 32nd save is enough to follow
+        // its growth (it changes by a few events per hook).
+        if SAVES
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .is_multiple_of(32)
+        {
+            super::kept::charge_state(saved.memory_bytes());
+        }
         *KEPT.lock().unwrap_or_else(|e| e.into_inner()) = Some((cache_dir, saved));
     }
 }

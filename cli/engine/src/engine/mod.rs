@@ -11,6 +11,7 @@ pub mod context;
 pub mod deferred;
 pub(crate) mod event;
 mod handshakes;
+pub mod kept;
 pub mod lessons;
 pub mod lifecycle;
 pub(crate) mod line_diff;

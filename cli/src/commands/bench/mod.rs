@@ -2,6 +2,7 @@
 //! temporary workspace, then measures what users wait for, as they would run it:
 //! hook and query latencies are whole `intent` processes, spawned one at a time.
 
+pub mod soak;
 pub mod workload;
 
 use std::path::{Path, PathBuf};
@@ -43,6 +44,13 @@ pub struct BenchArgs {
     /// Build the workspace here (must not exist) and keep it, instead of a temp dir.
     #[arg(long)]
     pub keep: Option<PathBuf>,
+    /// Hooks of the long-run part, through the resident helper (0: skip it): ledger
+    /// bytes per write, latency drift and the helper's memory against its budget.
+    #[arg(long, default_value_t = 600)]
+    pub soak_hooks: usize,
+    /// Files (of 40 KB) the long run's writes rotate over.
+    #[arg(long, default_value_t = 30)]
+    pub soak_files: usize,
 }
 
 /// p50/p95/p99 of process latencies, in milliseconds.
@@ -100,6 +108,19 @@ fn hook_latencies(work: &Workload, runs: usize) -> anyhow::Result<Value> {
         Some(start.to_string().as_bytes()),
     )?;
     let cold = started.elapsed();
+    // The derived caches lost: the next hook starts from the newest checkpoint
+    // beside the ledger (written by the rebuild above when the ledger is past
+    // `checkpoint::EVERY_BYTES`), else rebuilds again.
+    let checkpointed =
+        intent_ledger::state::checkpoint::newest_end(&Workspace::at(root).ledger_path()) > 0;
+    let _ = std::fs::remove_dir_all(Workspace::at(root).cache_dir());
+    let started = Instant::now();
+    timed_process(
+        root,
+        &["hook", "claude-code"],
+        Some(start.to_string().as_bytes()),
+    )?;
+    let after_cache_loss = started.elapsed();
     timed_process(root, &["select", "INT-001", "--session", "bench"], None)?;
     let rel = &work.files[0];
     let path = root.join(rel);
@@ -147,6 +168,8 @@ fn hook_latencies(work: &Workload, runs: usize) -> anyhow::Result<Value> {
     std::fs::write(&path, &before)?;
     Ok(json!({
         "cold_state_build_ms": (cold.as_secs_f64() * 1e4).round() / 10.0,
+        "after_cache_loss_ms": (after_cache_loss.as_secs_f64() * 1e4).round() / 10.0,
+        "from_checkpoint": checkpointed,
         "pre_tool_use": percentiles(pre),
         "post_tool_use_with_ast": percentiles(post),
         "post_file_lines": before.lines().count(),
@@ -294,12 +317,34 @@ pub fn run(config: &Config, args: BenchArgs) -> anyhow::Result<u8> {
         args.runs
     ));
     let queries = queries(&work, args.runs.max(1))?;
+    let long_run = if args.soak_hooks > 0 {
+        say(&format!(
+            "running {} hooks through the resident helper ...",
+            args.soak_hooks
+        ));
+        let dir = tempfile::tempdir()?;
+        let spec = soak::SoakSpec {
+            hooks: args.soak_hooks,
+            files: args.soak_files.max(1),
+            file_kb: 40,
+            turn_writes: 800,
+            queries: false,
+        };
+        soak::soak(
+            &std::env::current_exe()?,
+            &dir.path().canonicalize()?,
+            &spec,
+            &|line| say(&format!("  {line}")),
+        )?
+    } else {
+        Value::Null
+    };
     let report = json!({
         "workload": {"events": work.events, "traces": work.traces, "sessions": spec.sessions,
             "intents": spec.intents, "files": spec.files, "file_lines": spec.file_lines,
             "ledger_bytes": bytes, "bytes_per_event": (bytes as f64 / work.events as f64).round() as u64,
             "generate_s": (generated_s * 100.0).round() / 100.0},
-        "ingest": ingest, "rebuild": rebuild, "hook": hooks, "query": queries,
+        "ingest": ingest, "rebuild": rebuild, "hook": hooks, "query": queries, "long_run": long_run,
         "workspace": if args.keep.is_some() { json!(root) } else { Value::Null },
     });
     if config.json() {
@@ -345,7 +390,37 @@ pub fn render(r: &Value) -> String {
         p(&h["post_tool_use_with_ast"]),
         h["post_file_lines"]
     );
+    out += &format!(
+        "cold hook  {} ms rebuilding the state; {} ms after the caches are lost ({})\n",
+        h["cold_state_build_ms"],
+        h["after_cache_loss_ms"],
+        if h["from_checkpoint"] == true {
+            "from the checkpoint beside the ledger"
+        } else {
+            "no checkpoint yet: a rebuild"
+        }
+    );
     out += &format!("why        {}\n", p(&r["query"]["why"]));
     out += &format!("search     {}\n", p(&r["query"]["search"]));
+    let l = &r["long_run"];
+    if !l.is_null() {
+        let m = &l["helper"];
+        out +=
+            &format!(
+            "long run   {} hooks, {} writes of {} files of {} bytes through the helper: {} ledger \
+             bytes/write ({} in a one-write turn, {} in a long turn)\n",
+            l["hooks"], l["writes"], l["files"], l["file_bytes"], l["ledger_bytes_per_write"],
+            l["post_bytes_one_write_turn"], l["post_bytes_long_turn_mean"]
+        );
+        out += &format!(
+            "           PostToolUse p50 {} ms first tenth, {} ms last tenth; helper peak {} MB \
+             resident, keeping {} MB of its {} MB budget\n",
+            l["post_tool_use_first_tenth"]["p50_ms"],
+            l["post_tool_use_last_tenth"]["p50_ms"],
+            m["peak_rss_mb"],
+            m["kept_mb"],
+            m["budget_mb"]
+        );
+    }
     out
 }

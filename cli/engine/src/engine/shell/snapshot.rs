@@ -5,8 +5,9 @@
 //! What the walk leaves out, and why: every directory named `.git` (object stores
 //! and indexes churn on every git command; the repository's configuration and hooks
 //! are watched separately, see [`git_internals`]), and Intent Ledger's own derived
-//! files, which hooks rewrite while commands run (`.orchestration/.cache/` and the
-//! ledger's head, debris, corruption marker and quarantined lines). The ledger itself
+//! files, which hooks rewrite while commands run (`.orchestration/.cache/`, the
+//! markers of hooks at work and of unrecorded calls, checkpoints of the state, and
+//! the ledger's head, debris, corruption marker and quarantined lines). The ledger itself
 //! and `.orchestration/CLAUDE.md` are walked: the caller checks that they only grew.
 //!
 //! The walk stops after [`MAX_ENTRIES`] entries and says so. A comparison against a
@@ -29,8 +30,17 @@ pub const MAX_ENTRIES: usize = 200_000;
 /// Entries under `.orchestration/` that hooks write themselves and no check needs.
 const OWN_FILES: &[&str] = &[
     ".orchestration/agent_trace.head",
+    ".orchestration/agent_trace.unrecorded.jsonl",
     ".orchestration/agent_trace.jsonl.debris",
     ".orchestration/agent_trace.jsonl.corrupt",
+];
+
+/// Directories beside a ledger in `.orchestration/` that hooks write while a
+/// command runs: the cache, markers of hooks at work, checkpoints of the state.
+const OWN_DIRS: &[&str] = &[
+    ".orchestration/.cache",
+    ".orchestration/agent_trace.inflight",
+    ".orchestration/agent_trace.checkpoints",
 ];
 
 /// What a file looked like, as far as `lstat` tells.
@@ -105,7 +115,7 @@ impl Snapshot {
 
 /// Whether the walk skips this workspace-relative path (and everything below it).
 fn skipped(rel: &str, name: &[u8]) -> bool {
-    name == b".git" || rel == ".orchestration/.cache" || own_file(rel)
+    name == b".git" || OWN_DIRS.contains(&rel) || own_file(rel)
 }
 
 /// Whether `rel` is one of the files hooks write for themselves.

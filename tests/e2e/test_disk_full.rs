@@ -1,0 +1,160 @@
+//! A file size limit reached in the middle of a hook's events (issue #30): the
+//! kernel, not a fault hook, cuts the ledger write short at a chosen byte
+//! (`RLIMIT_FSIZE`, set by `prlimit`, with `SIGXFSZ` ignored so the write fails
+//! with `EFBIG` the way a full disk fails with `ENOSPC`). At offsets spread over
+//! every byte of a PostToolUse's events, and at every line boundary: the ledger
+//! keeps all of the hook's events or none, never a torn line; the agent is told
+//! when its write went unrecorded; once the limit is gone the next hook records
+//! what was missed and `verify` says intact.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+use crate::common::{intent_bin, stderr};
+use crate::gitrepo::Checkout;
+
+/// A PostToolUse of a write of `src/app.ts` in `root`.
+fn post(root: &Path) -> Value {
+    let path = root.join("src/app.ts");
+    json!({"hook_event_name": "PostToolUse", "session_id": "s1", "cwd": root,
+        "tool_name": "Write", "tool_use_id": "t-limited",
+        "tool_input": {"file_path": path, "content": NEW},
+        "tool_response": {"type": "update", "filePath": path, "originalFile": OLD}})
+}
+
+const OLD: &str = "export function start(): number {\n  return 1;\n}\n";
+const NEW: &str = "export function start(): number {\n  return 2;\n}\n\nexport function stop(): number {\n  return 0;\n}\n";
+
+/// Runs the hook with every file it writes limited to `limit` bytes.
+fn limited_hook(root: &Path, payload: &Value, limit: u64) -> std::process::Output {
+    use std::io::Write as _;
+    let size = format!("--fsize={limit}:{limit}");
+    let mut child = Command::new("prlimit")
+        .args([
+            size.as_str(),
+            "--",
+            "bash",
+            "-c",
+            "trap '' XFSZ; exec \"$@\"",
+            "limited",
+        ])
+        .arg(intent_bin())
+        .arg("--workspace")
+        .arg(root)
+        .args(["hook", "claude-code"])
+        .env("INTENT_HELPER", "off")
+        .env("PATH", crate::common::path_with_intent())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("prlimit runs");
+    let _ = child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn copy_of(template: &Path, into: &Path) -> Checkout {
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(template)
+        .arg(into)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    Checkout::at(into)
+}
+
+#[test]
+fn a_write_cut_short_at_any_byte_leaves_all_or_none_and_the_agent_is_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("template");
+    let repo = Checkout::create(&template);
+    repo.select("s1");
+    repo.agent_write("s1", "src/app.ts", OLD, "w1");
+    // A PreToolUse of the write to come (its PostToolUse is the one cut short).
+    let mut pre = post(&template);
+    pre["hook_event_name"] = json!("PreToolUse");
+    pre.as_object_mut().unwrap().remove("tool_response");
+    let out = repo.intent(&["hook", "claude-code"], Some(pre.to_string().as_bytes()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(template.join("src/app.ts"), NEW).unwrap();
+    let before = std::fs::read(repo.ledger()).unwrap();
+
+    // What the hook appends when nothing stops it.
+    let whole = copy_of(&template, &dir.path().join("whole"));
+    let out = limited_hook(&whole.root, &post(&whole.root), u64::MAX >> 2);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let full = std::fs::read(whole.ledger()).unwrap();
+    assert!(full.starts_with(&before));
+    let appended = &full[before.len()..];
+    assert!(
+        appended.len() > 200,
+        "a tool.post and a trace: {} bytes",
+        appended.len()
+    );
+    // Offsets: every line boundary and its neighbours, and 40 spread over the rest.
+    let mut cuts: Vec<usize> = vec![0, 1, appended.len() - 1];
+    for (i, byte) in appended.iter().enumerate() {
+        if *byte == b'\n' {
+            cuts.extend([i.saturating_sub(1), i, i + 1]);
+        }
+    }
+    cuts.extend((0..40).map(|k| k * appended.len() / 40));
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts.retain(|cut| *cut < appended.len());
+
+    for cut in cuts {
+        let root = dir.path().join(format!("cut-{cut}"));
+        let repo = copy_of(&template, &root);
+        let limit = (before.len() + cut) as u64;
+        let out = limited_hook(&root, &post(&root), limit);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "cut {cut}: hooks always answer: {}",
+            stderr(&out)
+        );
+        let after = std::fs::read(repo.ledger()).unwrap();
+        let reply = String::from_utf8_lossy(&out.stdout).into_owned();
+        // All or none: none of the hook's events remain, and no torn line. (The
+        // failure itself may be recorded, as a `hook.warning`, when it fits.)
+        assert!(
+            after.starts_with(&before),
+            "cut {cut}: nothing before it changed"
+        );
+        assert!(after.ends_with(b"\n"), "cut {cut}: no torn line");
+        for line in String::from_utf8_lossy(&after[before.len()..]).lines() {
+            let event: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(event["kind"], "hook.warning", "cut {cut}: {line}");
+        }
+        assert!(
+            reply.contains("NOT recorded"),
+            "cut {cut}: the agent is told its write went unrecorded: {reply}"
+        );
+        // The limit gone, the next hook records what was missed; verify agrees.
+        repo.agent_read("s1", "src/app.ts", &format!("r-{cut}"));
+        let missed: Vec<_> = repo
+            .events()
+            .into_iter()
+            .filter(|e| e.kind == "hook.unrecorded")
+            .collect();
+        assert_eq!(
+            missed.len(),
+            1,
+            "cut {cut}: the missed write is recorded once"
+        );
+        assert_eq!(missed[0].data["tool_use_id"], "t-limited", "cut {cut}");
+        assert!(
+            repo.intent_ok(&["verify"]).contains("Ledger intact"),
+            "cut {cut}"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
