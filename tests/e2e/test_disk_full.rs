@@ -109,6 +109,11 @@ fn a_write_cut_short_at_any_byte_leaves_all_or_none_and_the_agent_is_told() {
     cuts.sort_unstable();
     cuts.dedup();
     cuts.retain(|cut| *cut < appended.len());
+    eprintln!(
+        "{} cuts over the hook's {} bytes",
+        cuts.len(),
+        appended.len()
+    );
 
     for cut in cuts {
         let root = dir.path().join(format!("cut-{cut}"));
@@ -157,4 +162,110 @@ fn a_write_cut_short_at_any_byte_leaves_all_or_none_and_the_agent_is_told() {
         );
         std::fs::remove_dir_all(&root).unwrap();
     }
+}
+
+/// The same on a real full disk: the ledger's directory is a tmpfs (in a mount
+/// namespace of its own, so nothing outside the test sees it) filled to its last
+/// page, so the hook's write fails with `ENOSPC` where the ledger's last page
+/// ends. Its markers cannot go beside the ledger either: one goes to the temp dir.
+/// Skipped where mount namespaces are not allowed.
+#[test]
+fn a_full_tmpfs_under_the_ledger_loses_nothing_and_the_agent_is_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    let repo = Checkout::create(&root);
+    repo.select("s1");
+    repo.agent_write("s1", "src/app.ts", OLD, "w1");
+    let mut pre = post(&root);
+    pre["hook_event_name"] = json!("PreToolUse");
+    pre.as_object_mut().unwrap().remove("tool_response");
+    let out = repo.intent(&["hook", "claude-code"], Some(pre.to_string().as_bytes()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(root.join("src/app.ts"), NEW).unwrap();
+    let ledger = repo.ledger();
+    let store = ledger.parent().unwrap().to_path_buf();
+    let before = std::fs::read(&ledger).unwrap();
+    let staged = dir.path().join("staged");
+    let after_dir = dir.path().join("after");
+    let reply_file = dir.path().join("reply.json");
+    // Inside the namespace: stage the ledger's directory, mount a 1 MiB tmpfs on
+    // it, copy it back, fill the rest, run the hook, copy the result out.
+    let script = r#"set -e
+cp -a "$1"/. "$2"/
+mount -t tmpfs -o size=1m tmpfs "$1"
+cp -a "$2"/. "$1"/
+dd if=/dev/zero of="$1/filler" bs=4096 2>/dev/null || true
+INTENT_HELPER=off "$3" --workspace "$4" hook claude-code < "$5" > "$6" || true
+rm -f "$1/filler"
+cp -a "$1"/. "$7"/
+"#;
+    std::fs::create_dir_all(&staged).unwrap();
+    std::fs::create_dir_all(&after_dir).unwrap();
+    let payload_file = dir.path().join("payload.json");
+    std::fs::write(&payload_file, post(&root).to_string()).unwrap();
+    let status = Command::new("unshare")
+        .args([
+            "-m",
+            "--propagation",
+            "private",
+            "--",
+            "sh",
+            "-c",
+            script,
+            "full",
+        ])
+        .arg(&store)
+        .arg(&staged)
+        .arg(intent_bin())
+        .arg(&root)
+        .arg(&payload_file)
+        .arg(&reply_file)
+        .arg(&after_dir)
+        .env("PATH", crate::common::path_with_intent())
+        .output()
+        .unwrap();
+    if !status.status.success() {
+        eprintln!(
+            "skipped: no mount namespace here ({})",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        return;
+    }
+    let reply = std::fs::read_to_string(&reply_file).unwrap();
+    assert!(
+        reply.contains("NOT recorded"),
+        "the agent is told its write went unrecorded: {reply}"
+    );
+    let after = std::fs::read(after_dir.join(ledger.file_name().unwrap())).unwrap();
+    assert!(after.starts_with(&before), "nothing before it changed");
+    assert!(after.ends_with(b"\n"), "no torn line");
+    for line in String::from_utf8_lossy(&after[before.len()..]).lines() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            event["kind"], "hook.warning",
+            "none of the hook's events: {line}"
+        );
+    }
+    // Space again (the host's directory never filled): the ledger as the full disk
+    // left it, and the next hook records what was missed from the temp dir's marker.
+    std::fs::write(&ledger, &after).unwrap();
+    let head = intent_ledger::head::head_path(&ledger);
+    std::fs::copy(after_dir.join(head.file_name().unwrap()), &head).unwrap();
+    repo.agent_read("s1", "src/app.ts", "r-after");
+    let missed: Vec<_> = repo
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "hook.unrecorded")
+        .collect();
+    assert_eq!(missed.len(), 1, "the missed write is recorded once");
+    assert_eq!(missed[0].data["tool_use_id"], "t-limited");
+    assert!(
+        missed[0].data["why"]
+            .as_str()
+            .unwrap()
+            .contains("No space left"),
+        "{}",
+        missed[0].data
+    );
+    assert!(repo.intent_ok(&["verify"]).contains("Ledger intact"));
 }

@@ -23,9 +23,11 @@ pub struct RestoreArgs {}
 pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
     let report = sync::sync(&config.workspace, args.remote.as_deref())?;
+    let failed =
+        report.push_refused.is_some() || report.fetched.iter().any(|f| f.refused.is_some());
     if config.json() {
         println!("{}", serde_json::to_string_pretty(&report)?);
-        return Ok(exit::OK);
+        return Ok(if failed { exit::CORRUPTION } else { exit::OK });
     }
     let p = &report.published;
     println!(
@@ -38,7 +40,10 @@ pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
              then run `intent sync`)"
         ),
         Some(remote) => {
-            println!("pushed to {remote} (fast-forward)");
+            match &report.push_refused {
+                None => println!("pushed to {remote} (fast-forward)"),
+                Some(why) => println!("NOT PUSHED: {why}"),
+            }
             if report.fetched.is_empty() {
                 println!("no other clone has published a ledger to {remote} yet");
             }
@@ -56,11 +61,7 @@ pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
             }
         }
     }
-    Ok(if report.fetched.iter().any(|f| f.refused.is_some()) {
-        exit::CORRUPTION
-    } else {
-        exit::OK
-    })
+    Ok(if failed { exit::CORRUPTION } else { exit::OK })
 }
 
 /// Rebuilds the ledger from its last checkpoint (a person's command).

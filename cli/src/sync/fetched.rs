@@ -41,12 +41,12 @@ impl Fetched {
 
 /// How answers name a ledger.
 pub fn label(meta: &Meta) -> String {
-    format!(
+    super::sanitize(&format!(
         "{} on {} (ledger {})",
         meta.user,
         meta.machine,
-        &meta.ledger_id[..meta.ledger_id.len().min(12)]
-    )
+        meta.ledger_id.get(..12).unwrap_or(&meta.ledger_id)
+    ))
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -103,15 +103,39 @@ pub fn list(workspace: &Workspace) -> Vec<Fetched> {
     found
 }
 
-/// Rebuilds the fetched ledger from `commit` (a commit under a fetched ref) when it
-/// is newer than the copy on disk.
-pub fn update(workspace: &Workspace, commit: &str) -> anyhow::Result<Update> {
+/// Rebuilds the fetched ledger from `commit` (the commit of the ref named by ledger
+/// id `named`) when it is newer than the copy on disk. A ledger is taken only under
+/// the ref of its own id, and never with this clone's id (`own`): a copy of
+/// someone's ledger pushed under another name is refused, whatever it holds.
+pub fn update(
+    workspace: &Workspace,
+    commit: &str,
+    named: &str,
+    own: &str,
+) -> anyhow::Result<Update> {
     let dir_git = workspace.root();
-    let meta = read_meta(dir_git, commit)?;
+    let mut meta = read_meta(dir_git, commit)?;
     let root = root_dir(workspace).context("not a git workspace")?;
     if !is_ledger_id(&meta.ledger_id) {
-        bail!("{commit}: {:?} is not a ledger id", meta.ledger_id);
+        bail!(
+            "{commit}: {:?} is not a ledger id",
+            super::sanitize(&meta.ledger_id)
+        );
     }
+    if meta.ledger_id != named {
+        bail!(
+            "published under the ref of ledger {named} but it is ledger {}: a ledger is only \
+             taken under the ref of its own id",
+            meta.ledger_id
+        );
+    }
+    if meta.ledger_id == own {
+        bail!("it claims this clone's own ledger id");
+    }
+    // What the owner says of itself reaches terminals: no control characters.
+    meta.user = super::sanitize(&meta.user);
+    meta.machine = super::sanitize(&meta.machine);
+    meta.clone = super::sanitize(&meta.clone);
     let dir = root.join(&meta.ledger_id);
     let state_path = dir.join("state.json");
     let old: State = std::fs::read(&state_path)

@@ -29,6 +29,10 @@ pub struct SyncReport {
     pub remote: Option<String>,
     /// Whether this clone's ref was pushed.
     pub pushed: bool,
+    /// Why the push was refused, if it was (the others' ledgers are fetched all the
+    /// same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub push_refused: Option<String>,
     /// The other clones' ledgers fetched.
     pub fetched: Vec<fetched::Update>,
 }
@@ -68,6 +72,7 @@ pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncR
         published,
         remote: remote.clone(),
         pushed: false,
+        push_refused: None,
         fetched: Vec::new(),
     };
     let Some(remote) = remote else {
@@ -80,14 +85,18 @@ pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncR
     )
     .with_context(|| format!("fetching ledgers from {remote}"))?;
     let own = &report.published.reference;
-    // No `+`: the remote takes the ref only as a fast-forward.
-    git::run(dir, &["push", "--quiet", &remote, &format!("{own}:{own}")]).with_context(|| {
-        format!(
-            "pushing {own} to {remote} (only a fast-forward is accepted; if it was refused, \
-             another clone holds a ledger with this id or this ledger was rewound)"
-        )
-    })?;
-    report.pushed = true;
+    // No `+`: the remote takes the ref only as a fast-forward. A refusal (someone
+    // forced the ref on the remote) does not keep the others' ledgers from coming.
+    match git::run(dir, &["push", "--quiet", &remote, &format!("{own}:{own}")]) {
+        Ok(_) => report.pushed = true,
+        Err(err) => {
+            report.push_refused = Some(format!(
+                "{remote} refused {own} (only a fast-forward is accepted: someone rewrote that \
+                 ref on the remote, or another clone holds a ledger with this id): {}",
+                sanitize(&format!("{err:#}"))
+            ))
+        }
+    }
     let refs = git::run(
         dir,
         &[
@@ -100,21 +109,36 @@ pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncR
         let Some((name, commit)) = line.split_once(' ') else {
             continue;
         };
-        if name.ends_with(&format!("/{}", report.published.ledger_id)) {
+        let named = name.rsplit('/').next().unwrap_or(name);
+        if named == report.published.ledger_id {
             continue;
         }
-        match fetched::update(workspace, commit) {
+        match fetched::update(workspace, commit, named, &report.published.ledger_id) {
             Ok(update) => report.fetched.push(update),
             Err(err) => report.fetched.push(fetched::Update {
-                ledger_id: name.rsplit('/').next().unwrap_or(name).to_string(),
+                ledger_id: sanitize(named),
                 from: remote.clone(),
                 seq: 0,
                 new_events: 0,
-                refused: Some(format!("{err:#}")),
+                refused: Some(sanitize(&format!("{err:#}"))),
             }),
         }
     }
     Ok(report)
+}
+
+/// `text` with every control character escaped (`\u{1b}`): what a teammate's
+/// ledger or a remote says reaches a terminal, and must not drive it.
+pub fn sanitize(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn default_remote(dir: &std::path::Path) -> anyhow::Result<Option<String>> {

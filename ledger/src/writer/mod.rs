@@ -12,10 +12,12 @@ use crate::head::Head;
 mod options;
 mod retry;
 mod tail;
+mod transaction;
 pub use options::{AppendOptions, Appended, Durability, LedgerOptions};
 pub use retry::{DerivedIds, MAX_LOOK_BACK};
 pub use tail::{debris_path, mark_corrupt, marker_path};
 use tail::{find_id, scan_tail};
+pub use transaction::Transaction;
 
 use crate::error::{LedgerError, Result};
 use crate::event::NewEvent;
@@ -616,42 +618,6 @@ impl Ledger {
                 std::fs::remove_file(&marker).map_err(|e| LedgerError::io(&marker, e))
             }
         }
-    }
-}
-
-/// The ledger as seen while [`Ledger::transaction`] holds the lock.
-#[derive(Debug)]
-pub struct Transaction<'a> {
-    ledger: &'a mut Ledger,
-    tail: Tail,
-}
-
-impl Transaction<'_> {
-    /// Returns the ledger file's path.
-    pub fn path(&self) -> &Path {
-        &self.ledger.path
-    }
-
-    /// Returns the seq of the last line.
-    pub fn last_seq(&self) -> u64 {
-        self.tail.last.as_ref().map_or(0, |(seq, _)| *seq)
-    }
-
-    /// Returns the `h` of the last line.
-    pub fn last_h(&self) -> &str {
-        self.tail.last.as_ref().map_or("", |(_, h)| h.as_str())
-    }
-
-    /// Returns the offset just past the last line: the ledger's length.
-    pub fn end(&self) -> u64 {
-        self.tail.end
-    }
-
-    /// Appends events as one group commit (see [`Ledger::append_batch_with`]).
-    pub fn append(&mut self, events: Vec<NewEvent>) -> Result<Vec<Appended>> {
-        let pre = self.ledger.pre_encode(&events)?;
-        self.ledger
-            .append_at_tail(&mut self.tail, pre, AppendOptions::default())
     }
 }
 
