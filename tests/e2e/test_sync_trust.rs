@@ -108,7 +108,10 @@ fn a_ledger_is_taken_only_under_the_ref_of_its_own_id() {
     // Alice is refused the copies too (exit 3), and her own ref is pushed.
     let out = alice.intent(&["sync"], None);
     let said = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(said.contains("REFUSED") && said.contains("pushed to origin"), "{said}");
+    assert!(
+        said.contains("REFUSED") && said.contains("pushed to origin"),
+        "{said}"
+    );
     let out = bob.intent(&["sync"], None);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_ne!(out.status.code(), Some(0), "{text}{}", stderr(&out));
