@@ -36,7 +36,7 @@ fn every_bytes() -> u64 {
         .unwrap_or(EVERY_BYTES)
 }
 /// Checkpoints kept (older ones are removed when a new one is written).
-const KEEP: usize = 2;
+pub const KEEP: usize = 2;
 
 /// The whole state: the core and every shard.
 #[derive(Serialize, Deserialize)]
