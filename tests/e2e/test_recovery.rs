@@ -296,24 +296,36 @@ fn a_hook_whose_write_fails_halfway_leaves_no_part_of_its_events() {
     }
 }
 
-#[test]
-fn repair_leaves_out_a_foreign_line_inside_the_ledger_and_keeps_every_genuine_event() {
-    // No git here, so no checkpoint: `--repair` is the way back.
-    let ws = crate::common::TestWorkspace::new();
-    let input = concat!(
-        r#"{"kind":"lesson","session":"s1","data":{"text":"one"}}"#,
-        "\n",
-        r#"{"kind":"lesson","session":"s1","data":{"text":"two"}}"#,
-        "\n",
-        r#"{"kind":"lesson","session":"s1","data":{"text":"three"}}"#,
-        "\n",
-    );
-    assert!(ws.run(&["append"], Some(input.as_bytes())).status.success());
+/// Three lessons, appended through the CLI.
+const LESSONS: &str = concat!(
+    r#"{"kind":"lesson","session":"s1","data":{"text":"one"}}"#,
+    "\n",
+    r#"{"kind":"lesson","session":"s1","data":{"text":"two"}}"#,
+    "\n",
+    r#"{"kind":"lesson","session":"s1","data":{"text":"three"}}"#,
+    "\n",
+);
+
+/// Appends [`LESSONS`], then inserts a forged copy of "two" before the last line
+/// (the genuine events after it still chain on); returns the genuine ledger.
+fn forged_inside(ws: &crate::common::TestWorkspace) -> String {
+    assert!(ws
+        .run(&["append"], Some(LESSONS.as_bytes()))
+        .status
+        .success());
     let genuine = std::fs::read_to_string(ws.ledger()).unwrap();
     let mut lines: Vec<String> = genuine.lines().map(str::to_string).collect();
     let forged = lines[lines.len() - 2].replace("\"two\"", "\"forged\"");
     lines.insert(lines.len() - 1, forged);
     std::fs::write(ws.ledger(), lines.join("\n") + "\n").unwrap();
+    genuine
+}
+
+#[test]
+fn repair_leaves_out_a_foreign_line_inside_the_ledger_and_keeps_every_genuine_event() {
+    // No git here, so no checkpoint: `--repair` is the way back.
+    let ws = crate::common::TestWorkspace::new();
+    let genuine = forged_inside(&ws);
     assert_ne!(ws.run(&["verify"], None).status.code(), Some(0));
 
     let out = ws.run(&["verify", "--repair"], None);
@@ -350,18 +362,7 @@ fn repair_leaves_out_a_foreign_line_inside_the_ledger_and_keeps_every_genuine_ev
 fn a_repair_killed_at_any_step_is_finished_and_loses_nothing() {
     for (i, point) in FAULT_POINTS.into_iter().enumerate() {
         let ws = crate::common::TestWorkspace::new();
-        let input = concat!(
-            r#"{"kind":"lesson","session":"s1","data":{"text":"one"}}"#,
-            "\n",
-            r#"{"kind":"lesson","session":"s1","data":{"text":"two"}}"#,
-            "\n",
-        );
-        assert!(ws.run(&["append"], Some(input.as_bytes())).status.success());
-        let genuine = std::fs::read_to_string(ws.ledger()).unwrap();
-        let mut lines: Vec<String> = genuine.lines().map(str::to_string).collect();
-        let forged = lines[lines.len() - 1].replace("\"two\"", "\"forged\"");
-        lines.insert(lines.len() - 1, forged);
-        std::fs::write(ws.ledger(), lines.join("\n") + "\n").unwrap();
+        let genuine = forged_inside(&ws);
 
         let mut repair = ws.command(&["verify", "--repair"]);
         repair.env("INTENT_FAULT_AT", point);
@@ -370,7 +371,7 @@ fn a_repair_killed_at_any_step_is_finished_and_loses_nothing() {
         let journal = ws.ledger().with_extension("restoring");
         if journal.exists() {
             // Meanwhile nothing appends, and verify names the way out.
-            let append = ws.run(&["append"], Some(input.as_bytes()));
+            let append = ws.run(&["append"], Some(LESSONS.as_bytes()));
             assert!(
                 !append.status.success(),
                 "{point}: an append waited for the repair"
