@@ -10,7 +10,11 @@
 //! 2. same source text and same qualified name;
 //! 3. same exact hash (tokens), then same alpha hash, with the same qualified name;
 //! 4. same source text, exact or alpha hash under another name;
-//! 5. same kind and qualified name: the block was edited after its last trace (by a
+//! 5. same source text as an earlier recorded version (of a live block, or of one
+//!    deleted since): the file is behind the ledger (a teammate's ledger is ahead
+//!    of this checkout, or an older commit is checked out), and the block's story
+//!    is told up to that version;
+//! 6. same kind and qualified name: the block was edited after its last trace (by a
 //!    human, a shell, a tool the hooks did not see), which the answer says.
 //!
 //! A block no phase maps has no traced change: it predates the ledger, or was
@@ -39,8 +43,29 @@ pub struct Located<'a> {
     pub end: u32,
     /// Index of the enclosing block in the same list.
     pub parent: Option<usize>,
-    /// The block's text differs from its last traced write.
+    /// The block's text is none the ledger recorded for it.
     pub changed: bool,
+    /// The file has the text an earlier change left (index into the state's
+    /// history), not the last one: later changes are not in this checkout.
+    pub upto: Option<usize>,
+}
+
+impl Located<'_> {
+    /// The block's history up to the version the file has.
+    pub fn history(&self) -> &[crate::lineage::Change] {
+        let all = self.state.map_or(&[][..], |s| &s.history[..]);
+        match self.upto {
+            Some(k) => &all[..=k],
+            None => all,
+        }
+    }
+
+    /// Changes the ledger recorded after the version the file has.
+    pub fn newer(&self) -> impl Iterator<Item = &crate::lineage::Change> {
+        let all = self.state.map_or(&[][..], |s| &s.history[..]);
+        let from = self.upto.map_or(all.len(), |k| k + 1);
+        all[from..].iter().filter(|c| c.inherited_from.is_none())
+    }
 }
 
 /// The blocks of one file as it is now.
@@ -104,6 +129,7 @@ pub fn locate<'a>(
                         end: b.end_line,
                         parent: None,
                         changed: true,
+                        upto: None,
                     })
                     .collect()
             })
@@ -117,23 +143,31 @@ pub fn locate<'a>(
     if analysis.language.is_none() {
         return FileBlocks::default();
     }
+    // Live blocks first; the deleted ones only match an earlier version's text.
     let traced: Vec<&BlockState> = shard
-        .map(|s| s.blocks.values().collect())
+        .map(|s| s.blocks.values().chain(s.deleted.values()).collect())
         .unwrap_or_default();
-    let mapping = map_blocks(&analysis, &traced);
+    let live = shard.map_or(0, |s| s.blocks.len());
+    let mapping = map_blocks(&analysis, &traced, live);
     let blocks = analysis
         .blocks
         .iter()
         .enumerate()
         .map(|(i, block)| {
             let state = mapping[i].map(|j| traced[j]);
-            let changed = state.is_some_and(|s| {
+            let text = analysis.block_text_hash(block).to_string();
+            let last = state.filter(|_| mapping[i].is_some_and(|j| j < live));
+            let as_last = last.is_some_and(|s| {
                 if s.text.is_empty() {
-                    s.exact != block.hashes.exact.to_string()
+                    s.exact == block.hashes.exact.to_string()
                 } else {
-                    s.text != analysis.block_text_hash(block).to_string()
+                    s.text == text
                 }
             });
+            let upto = state
+                .filter(|_| !as_last)
+                .and_then(|s| version_with(s, &text));
+            let changed = state.is_some() && !as_last && upto.is_none();
             Located {
                 state,
                 kind: block.kind.as_str().to_string(),
@@ -142,6 +176,7 @@ pub fn locate<'a>(
                 end: block.lines.end,
                 parent: block.parent,
                 changed,
+                upto,
             }
         })
         .collect();
@@ -151,8 +186,17 @@ pub fn locate<'a>(
     }
 }
 
-/// For each block of `analysis`, the index of the traced block it is.
-fn map_blocks(analysis: &FileAnalysis, traced: &[&BlockState]) -> Vec<Option<usize>> {
+/// The newest change of `state` (its own, not inherited) that left the block with
+/// text hash `text`.
+fn version_with(state: &BlockState, text: &str) -> Option<usize> {
+    state.history.iter().rposition(|c| {
+        c.inherited_from.is_none() && !c.after_text.is_empty() && c.after_text == text
+    })
+}
+
+/// For each block of `analysis`, the index of the traced block it is. `traced`
+/// holds the live blocks first (`live` of them), then the deleted ones.
+fn map_blocks(analysis: &FileAnalysis, traced: &[&BlockState], live: usize) -> Vec<Option<usize>> {
     let keys = analysis.block_keys();
     let now: Vec<Keys> = analysis
         .blocks
@@ -193,10 +237,14 @@ fn map_blocks(analysis: &FileAnalysis, traced: &[&BlockState]) -> Vec<Option<usi
     ];
     let mut mapping = vec![None; now.len()];
     let mut taken = vec![false; was.len()];
-    for phase in phases {
-        // Untaken traced blocks by key, in their order: each lookup takes the first.
+    for (n, phase) in phases.into_iter().enumerate() {
+        if n == phases.len() - 1 {
+            // Before the weakest evidence (a name alone): an earlier version's text.
+            map_earlier_versions(&now, traced, &mut mapping, &mut taken);
+        }
+        // Untaken live blocks by key, in their order: each lookup takes the first.
         let mut index: HashMap<(&str, &str), VecDeque<usize>> = HashMap::new();
-        for (j, keys) in was.iter().enumerate() {
+        for (j, keys) in was.iter().enumerate().take(live) {
             if let (false, Some(key)) = (taken[j], phase(keys)) {
                 index.entry(key).or_default().push_back(j);
             }
@@ -215,6 +263,42 @@ fn map_blocks(analysis: &FileAnalysis, traced: &[&BlockState]) -> Vec<Option<usi
         }
     }
     mapping
+}
+
+/// Maps blocks not mapped yet whose text is the one an earlier change of a traced
+/// block (live or deleted) left; the first such block in source order wins.
+fn map_earlier_versions(
+    now: &[Keys],
+    traced: &[&BlockState],
+    mapping: &mut [Option<usize>],
+    taken: &mut [bool],
+) {
+    let mut by_text: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, state) in traced.iter().enumerate() {
+        if taken[j] {
+            continue;
+        }
+        for change in &state.history {
+            if change.inherited_from.is_none() && !change.after_text.is_empty() {
+                let holders = by_text.entry(change.after_text.as_str()).or_default();
+                if holders.last() != Some(&j) {
+                    holders.push(j);
+                }
+            }
+        }
+    }
+    for (i, keys) in now.iter().enumerate() {
+        if mapping[i].is_some() || keys.text.is_empty() {
+            continue;
+        }
+        let found = by_text
+            .get(keys.text.as_str())
+            .and_then(|holders| holders.iter().copied().find(|j| !taken[*j]));
+        if let Some(j) = found {
+            taken[j] = true;
+            mapping[i] = Some(j);
+        }
+    }
 }
 
 /// The keys a block is matched by, as strings on both sides.

@@ -14,6 +14,9 @@ use crate::locate::{locate, Located};
 use crate::projection::{LinesAt, NoProgress, QueryError, Result};
 
 mod line_level;
+mod versions;
+
+pub use versions::Newer;
 
 /// What `why` is asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +136,12 @@ pub struct HistoryItem {
     /// `intent sync`): `user on machine (ledger id)`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ledger: Option<String>,
+    /// Hash of the block's text before the change (block level; empty otherwise).
+    #[serde(skip)]
+    pub before_text: String,
+    /// Hash of the block's text after the change (block level; empty otherwise).
+    #[serde(skip)]
+    pub after_text: String,
 }
 
 /// An intent named in a history, with its constraints.
@@ -180,6 +189,10 @@ pub struct WhyAnswer {
     pub intents: Vec<IntentBrief>,
     /// What the answer rests on, when it is not the obvious case.
     pub note: Option<String>,
+    /// Work a ledger recorded after the version this checkout has (a teammate is
+    /// ahead, or an older commit is checked out): not part of `history`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub newer: Vec<Newer>,
 }
 
 /// Both projections, caught up, and the workspace-relative path.
@@ -250,6 +263,7 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
         last_behaviour_change: None,
         intents: Vec::new(),
         note: None,
+        newer: Vec::new(),
     };
     if cx.shard.is_none() && cx.text.is_none() {
         answer.note = Some(format!("{} has no traced write in the ledger", cx.rel));
@@ -310,14 +324,16 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
         return Ok(finish(answer, &cx));
     };
     let block = &file.blocks[index];
-    let state = block.state.expect("a traced block");
     answer.level = "block";
     answer.outside_ledger = block.changed;
-    for change in &state.history {
+    for change in block.history() {
         answer
             .history
             .push(reader.item(Some(change), change.offset, change.prompt)?);
     }
+    answer.newer.extend(Newer::of(
+        block.newer().map(|c| (c.seq, c.intent_id.as_deref())),
+    ));
     if block.changed {
         answer.note.get_or_insert_with(|| {
             "the block's text differs from its last traced write: it was changed since \
@@ -451,6 +467,8 @@ pub(crate) fn history_item(
         origins: change.map(|c| c.origins.clone()).unwrap_or_default(),
         inherited_from: change.and_then(|c| c.inherited_from.clone()),
         ledger: None,
+        before_text: change.map(|c| c.before_text.clone()).unwrap_or_default(),
+        after_text: change.map(|c| c.after_text.clone()).unwrap_or_default(),
     })
 }
 
@@ -536,9 +554,7 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer> {
         if let Some(block) = block {
             row.block = Some(BlockInfo::of(block));
         }
-        if let Some((block, last)) =
-            block.and_then(|b| Some(b).zip(b.state.and_then(|s| s.history.last())))
-        {
+        if let Some((block, last)) = block.and_then(|b| Some(b).zip(b.history().last())) {
             row.intent_id = last.intent_id.clone();
             row.seq = Some(last.seq);
             row.event = Some(last.event.clone());

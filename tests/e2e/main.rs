@@ -59,6 +59,7 @@ mod test_snapshots;
 mod test_static_build;
 mod test_sync_trust;
 mod test_tamper;
+mod test_teammate_versions;
 mod test_trace_growth;
 mod test_why;
 mod test_why_languages;

@@ -98,6 +98,9 @@ pub fn render_why(a: &WhyAnswer) -> String {
     if let Some(note) = &a.note {
         let _ = writeln!(out, "  ({note})");
     }
+    for newer in &a.newer {
+        let _ = writeln!(out, "  > {}", newer.describe());
+    }
     if a.history.is_empty() {
         out.push_str("  no recorded change\n");
     }

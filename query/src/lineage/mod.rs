@@ -27,7 +27,7 @@ use crate::projection::{
 };
 
 /// Bump when the stored shape changes: an older cache is then rebuilt.
-const VERSION: u32 = 5;
+const VERSION: u32 = 6;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 struct Core {
@@ -356,4 +356,32 @@ pub fn find_block(workspace: &Workspace, id: &str) -> Result<Option<BlockState>>
     Ok(all_shards(workspace)?
         .into_iter()
         .find_map(|mut s| s.blocks.remove(id).or_else(|| s.deleted.remove(id))))
+}
+
+/// Rebuilds the line record of one path from the ledger, one trace at a time
+/// (oldest first), and shows `visit` the record after each (`None`: that write left
+/// no line record). Lines another file's block took in (see `taken`) keep only
+/// this path's writes here: a replay follows one file.
+pub(crate) fn replay_lines(
+    ledger: &crate::projection::LinesAt,
+    traces: &[TraceRef],
+    mut visit: impl FnMut(usize, Option<&LineMap>),
+) -> Result<()> {
+    let mut map = None;
+    let mut after: Option<String> = None;
+    for (k, trace_ref) in traces.iter().enumerate() {
+        let event = ledger.event_at(trace_ref.offset)?;
+        let Some(trace) = event.payload::<Trace>() else {
+            continue;
+        };
+        let write = LineWrite {
+            seq: trace_ref.seq,
+            offset: trace_ref.offset,
+            prompt: trace_ref.prompt,
+        };
+        lines::apply(&mut map, after.as_deref(), &trace, write);
+        after = trace.after_sha256.clone();
+        visit(k, map.as_ref());
+    }
+    Ok(())
 }

@@ -116,6 +116,15 @@ pub struct Change {
     /// merge: that origin (`PATH::NAME` as it was then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inherited_from: Option<String>,
+    /// Hash of the block's text before the turn (empty: created, or a trace made
+    /// before text hashes were recorded). With `after_text`, it orders changes
+    /// recorded in different clones' ledgers by the text each one started from.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub before_text: String,
+    /// Hash of the block's text after the turn (empty: deleted, or an old trace):
+    /// a file whose block has this text is as this change left it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub after_text: String,
 }
 
 /// One trace of a path, for lines outside any block and for `blame`.
@@ -267,12 +276,17 @@ fn apply_block(shards: &mut dyn Shards, facts: &TraceFacts<'_>, block: &TraceBlo
             })
             .collect(),
         inherited_from: None,
+        before_text: before.and_then(|b| b.text.clone()).unwrap_or_default(),
+        after_text: after.and_then(|a| a.text.clone()).unwrap_or_default(),
     };
     match state.history.last_mut() {
         // A later write of the same turn restates the turn's change from its start.
         Some(last) if last.turn == change.turn => {
             let first_event = std::mem::take(&mut last.event);
+            let first_text = std::mem::take(&mut last.before_text);
             *last = change;
+            // The entry is the turn's change: from the text the turn started from.
+            last.before_text = first_text;
             if first_event == "created" && last.event != "deleted" {
                 last.event = first_event;
                 last.from_path = None;

@@ -43,13 +43,25 @@ pub(super) fn line_history(
     };
     let count = text.lines().count();
     let stories = stories(cx);
-    let Some((story, changed)) = stories.get(answer.line as usize - 1) else {
+    let Some((mut story, mut changed)) = stories.get(answer.line as usize - 1).cloned() else {
         answer.note = Some(format!(
             "{} has {count} lines; line {} is past its end",
             cx.rel, answer.line
         ));
         return Ok(());
     };
+    if changed {
+        // The checkout may be behind the ledger: an earlier write left this text.
+        let traces = lineage::traces(workspace, &cx.rel)?;
+        if let Some((earlier, newer)) =
+            super::versions::earlier_line(cx, reader, &traces, answer.line)?
+        {
+            story = earlier;
+            changed = false;
+            answer.newer.extend(newer);
+        }
+    }
+    let changed = &changed;
     answer.level = "line";
     for write in &story.writes {
         let mut item = reader.item(None, write.offset, write.prompt)?;
