@@ -32,7 +32,9 @@ mod writer;
 pub use error::{LedgerError, Result};
 pub use event::{kinds, Event, NewEvent};
 pub use reader::{read_events, Events, LineReader, RawLine, ReverseLineReader};
-pub use verify::{verify_bytes, verify_path, CorruptionInfo, VerifyReport};
+pub use verify::{
+    verify_bytes, verify_bytes_after, verify_path, CorruptionInfo, VerifiedEnd, VerifyReport,
+};
 pub use workspace::{record_spec_snapshot, SpecSnapshot, Workspace};
 pub use writer::{
     debris_path, mark_corrupt, marker_path, AppendOptions, Appended, DerivedIds, Durability,

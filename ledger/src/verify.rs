@@ -66,8 +66,27 @@ struct Chunk {
     error: Option<(u64, String)>,
 }
 
+/// Where verified bytes end: the last line's seq and `h`, and the ledger's id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedEnd {
+    /// Seq of the last verified line.
+    pub seq: u64,
+    /// Its `h`.
+    pub h: String,
+    /// The ledger id (its genesis line's `prev`).
+    pub ledger_id: String,
+}
+
 /// Verifies ledger bytes held in memory; see [`verify_path`].
 pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
+    verify_bytes_after(bytes, None)
+}
+
+/// Verifies `bytes`, the lines that follow `after` (bytes already verified, not
+/// read again): the first line must hold the next seq and link to `after`'s `h`.
+/// The report counts only these lines; its `last_seq` and `last_h` are the
+/// ledger's end. With `after` `None`, `bytes` is a whole ledger from its genesis.
+pub fn verify_bytes_after(bytes: &[u8], after: Option<&VerifiedEnd>) -> VerifyReport {
     let complete = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
     let torn_tail_bytes = (bytes.len() - complete) as u64;
     let body = &bytes[..complete];
@@ -80,13 +99,13 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
     let mut report = VerifyReport {
         events: 0,
         bytes: 0,
-        last_seq: 0,
-        last_h: None,
-        ledger_id: None,
+        last_seq: after.map_or(0, |a| a.seq),
+        last_h: after.map(|a| a.h.clone()),
+        ledger_id: after.map(|a| a.ledger_id.clone()),
         torn_tail_bytes,
         corruption: None,
     };
-    let mut prev_h: Option<Vec<u8>> = None;
+    let mut prev_h: Option<Vec<u8>> = after.map(|a| a.h.as_bytes().to_vec());
     for chunk in chunks {
         // The chunk's first line must continue the previous chunk's last one.
         if let Some((first_seq, first_prev)) = &chunk.first {
@@ -117,9 +136,9 @@ pub fn verify_bytes(bytes: &[u8]) -> VerifyReport {
             prev_h = Some(h.clone());
         }
         if let Some((offset, reason)) = chunk.error {
-            // Every good line so far holds seq = its position, so the bad one is next.
+            // Good lines hold consecutive seqs, so the bad one holds the next.
             report.corruption = Some(CorruptionInfo {
-                seq: report.events + 1,
+                seq: report.last_seq + 1,
                 offset,
                 reason,
             });

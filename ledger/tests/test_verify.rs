@@ -131,3 +131,33 @@ fn gaps_and_broken_links_are_corruption_across_parallel_chunks() {
     assert!(bad.reason.contains("seq"), "{}", bad.reason);
     assert_eq!(report.events, victim as u64);
 }
+
+#[test]
+fn a_continuation_verifies_only_the_new_lines_and_must_link_to_the_end_given() {
+    let (_dir, path) = ledger_with(99);
+    let bytes = std::fs::read(&path).unwrap();
+    let starts = line_offsets(&bytes);
+    let whole = intent_ledger::verify_bytes(&bytes[..starts[60]]);
+    let end = intent_ledger::VerifiedEnd {
+        seq: whole.last_seq,
+        h: whole.last_h.clone().unwrap(),
+        ledger_id: whole.ledger_id.clone().unwrap(),
+    };
+    let rest = intent_ledger::verify_bytes_after(&bytes[starts[60]..], Some(&end));
+    assert!(rest.is_intact(), "{rest:?}");
+    assert_eq!((rest.events, rest.last_seq), (40, 100));
+    assert_eq!(rest.ledger_id, whole.ledger_id);
+    // Lines that skip one, or follow another end, do not continue it.
+    let skipped = intent_ledger::verify_bytes_after(&bytes[starts[61]..], Some(&end));
+    assert!(skipped
+        .corruption
+        .unwrap()
+        .reason
+        .contains("seq 62 where 61"));
+    let other = intent_ledger::VerifiedEnd {
+        h: "0".repeat(64),
+        ..end.clone()
+    };
+    let unlinked = intent_ledger::verify_bytes_after(&bytes[starts[60]..], Some(&other));
+    assert!(unlinked.corruption.unwrap().reason.contains("prev"));
+}

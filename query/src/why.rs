@@ -209,8 +209,17 @@ struct Context {
 }
 
 fn context(workspace: &Workspace, raw_path: &str) -> Result<Context> {
+    Ok(context_if(workspace, raw_path, false)?.expect("every path answered"))
+}
+
+/// The context, or `None` when `only_recorded` and the ledger has no traced write
+/// of the path (checked before the intents are caught up or the file is read).
+fn context_if(
+    workspace: &Workspace,
+    raw_path: &str,
+    only_recorded: bool,
+) -> Result<Option<Context>> {
     Lineage::catch_up(workspace, &NoProgress)?;
-    let (intents, _) = IntentState::catch_up(workspace, &NoProgress)?;
     use intent_ledger::gate::PathProblem;
     let root = workspace
         .root()
@@ -233,23 +242,42 @@ fn context(workspace: &Workspace, raw_path: &str) -> Result<Context> {
             PathProblem::Unusable(why) => format!("{raw_path:?} is not a usable path: {why}"),
         })
     })?;
+    let shard = lineage::shard(workspace, &rel);
+    if only_recorded && shard.is_none() && lineage::traces(workspace, &rel)?.is_empty() {
+        return Ok(None);
+    }
+    let (intents, _) = IntentState::catch_up(workspace, &NoProgress)?;
     let bytes = std::fs::read(root.join(&rel)).ok();
     let binary = bytes
         .as_deref()
         .is_some_and(intent_ledger::lines::is_binary);
     let text = bytes.map(|b| intent_ledger::lines::text_of(&b).into_owned());
-    Ok(Context {
-        shard: lineage::shard(workspace, &rel),
+    Ok(Some(Context {
+        shard,
         intents,
         text,
         binary,
         rel,
-    })
+    }))
 }
 
 /// Answers `why` for `target`.
 pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
     let cx = context(workspace, target.path())?;
+    answer(workspace, target, cx)
+}
+
+/// Answers `why` for `target` from a ledger that has a traced write of its path;
+/// `None` when it has none (another clone's ledger that never touched the file
+/// has nothing to add, and is skipped before any file is read or analysed).
+pub fn why_if_recorded(workspace: &Workspace, target: &Target) -> Result<Option<WhyAnswer>> {
+    match context_if(workspace, target.path(), true)? {
+        Some(cx) => answer(workspace, target, cx).map(Some),
+        None => Ok(None),
+    }
+}
+
+fn answer(workspace: &Workspace, target: &Target, cx: Context) -> Result<WhyAnswer> {
     let mut answer = WhyAnswer {
         path: cx.rel.clone(),
         level: "none",

@@ -357,3 +357,63 @@ fn the_turn_end_checkpoint_runs_no_repository_hook() {
     assert!(!refs.trim().is_empty(), "a checkpoint was written");
     assert!(!marker.exists(), "the checkpoint ran the planted hook");
 }
+
+#[test]
+fn a_fetched_copy_grows_by_appending_across_compactions_and_drops_debris() {
+    let (_dir, _remote, alice, bob) = two_clones();
+    sync(&alice);
+    sync(&bob);
+    let id = alice.events()[0].prev.clone();
+    let copy = bob
+        .root
+        .join(".git/intent/fetched")
+        .join(&id)
+        .join("agent_trace.jsonl");
+    // 6,000 events over six syncs: the tail pieces are compacted into a sealed
+    // segment on the way (4,096 lines), which the copy must follow.
+    for round in 0..6u32 {
+        let lines: String = (0..1000)
+            .map(|i| {
+                format!(
+                    "{{\"kind\":\"lesson\",\"source\":\"test\",\"data\":{{\"text\":\"round {round} lesson {i}\"}}}}\n"
+                )
+            })
+            .collect();
+        let out = alice.intent(&["append", "--durability", "never"], Some(lines.as_bytes()));
+        assert!(out.status.success(), "{}", stderr(&out));
+        sync(&alice);
+        let report = sync(&bob);
+        let mine = report["fetched"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["ledger_id"] == id.as_str())
+            .cloned()
+            .unwrap();
+        assert!(mine.get("refused").is_none(), "round {round}: {mine}");
+        assert_eq!(mine["new_events"], 1000, "round {round}: {mine}");
+        assert!(
+            std::fs::read(&copy).unwrap() == std::fs::read(alice.ledger()).unwrap(),
+            "round {round}: the copy is not Alice's ledger byte for byte"
+        );
+        if round == 2 {
+            // An update cut short left bytes past the copy's verified end.
+            let mut perms = std::fs::metadata(&copy).unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            std::fs::set_permissions(&copy, perms).unwrap();
+            use std::io::Write as _;
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&copy)
+                .unwrap();
+            file.write_all(b"{\"v\":1,\"seq\":99999,\"torn").unwrap();
+        }
+    }
+    // Answers read the whole copy: Alice's 6,000 lessons are searchable in Bob's clone.
+    let found: Value = serde_json::from_str(&bob.intent_ok(&[
+        "--json", "search", "lesson", "--kind", "lesson", "--limit", "5",
+    ]))
+    .unwrap();
+    assert_eq!(found["hits"].as_array().unwrap().len(), 5, "{found:#}");
+}

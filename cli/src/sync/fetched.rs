@@ -3,9 +3,10 @@
 //!
 //! Each lives in `<common>/intent/fetched/<ledger id>/`: `agent_trace.jsonl`,
 //! `state.json` (the commit and segments it was built from) and `cache/` (its
-//! projections). A refetch rebuilds only from the first segment whose blob changed;
-//! a ledger that no longer extends what was fetched before (its owner rewrote it) is
-//! refused and the earlier copy kept.
+//! projections). A refetch reads only the parts (segments, pieces) the copy does not
+//! have, verifies only the lines it lacks (linked to where it ends) and appends
+//! them: O(new events) in time and bytes. A ledger that no longer extends what was
+//! fetched before (its owner rewrote it) is refused and the earlier copy kept.
 
 use std::path::{Path, PathBuf};
 
@@ -76,6 +77,12 @@ pub struct Update {
 
 fn root_dir(workspace: &Workspace) -> Option<PathBuf> {
     workspace.git_store_dir().map(|s| s.join("fetched"))
+}
+
+/// The one search index of every fetched ledger (see
+/// [`intent_query::search::search_team`]), beside the fetched ledgers.
+pub fn team_index_dir(workspace: &Workspace) -> Option<PathBuf> {
+    workspace.git_store_dir().map(|s| s.join("fetched-search"))
 }
 
 /// Every fetched ledger of this clone.
@@ -166,18 +173,28 @@ pub fn update(
 
     let files = git::tree_files(dir_git, commit)?;
     let parts = ordered_parts(&files);
-
-    // Keep the file up to the last part (segment or piece: neither ever changes)
-    // that is the same as in the copy on disk.
     let ledger_path = dir.join(intent_ledger::workspace::LEDGER_FILE);
-    let old_bytes = std::fs::read(&ledger_path).unwrap_or_default();
-    let mut keep = 0usize;
+    // The copy on disk ends where the state says (bytes past it are the debris of
+    // an update cut short, dropped below); a copy shorter than that is rebuilt.
+    let old_end = old.segments.last().map_or(0, |(_, _, end)| *end);
+    let on_disk = std::fs::metadata(&ledger_path).map_or(0, |m| m.len());
+    let old = if on_disk < old_end || old.meta.is_none() {
+        State::default()
+    } else {
+        old
+    };
+    let old_end = old.segments.last().map_or(0, |(_, _, end)| *end);
+
+    // Parts (segments, pieces: neither ever changes) the copy already has are not
+    // fetched again; the rest are. A part of the copy that is in none of them now
+    // (pieces compacted into a segment) must be where the new bytes begin.
+    let mut keep = 0u64;
     let mut new_parts = Vec::new();
     for ((name, oid, end), (new_name, new_oid)) in old.segments.iter().zip(&parts) {
-        if name != new_name || oid != new_oid || *end as usize > old_bytes.len() {
+        if name != new_name || oid != new_oid {
             break;
         }
-        keep = *end as usize;
+        keep = *end;
         new_parts.push((name.clone(), oid.clone(), *end));
     }
     let wanted: Vec<String> = parts[new_parts.len()..]
@@ -185,29 +202,44 @@ pub fn update(
         .map(|(_, oid)| oid.clone())
         .collect();
     let blobs = git::blobs(dir_git, &wanted)?;
-    let mut bytes = old_bytes[..keep].to_vec();
+    let mut tail = Vec::with_capacity(blobs.iter().map(Vec::len).sum());
+    let mut end = keep;
     for ((name, oid), blob) in parts[new_parts.len()..].iter().zip(&blobs) {
-        bytes.extend_from_slice(blob);
-        new_parts.push((name.clone(), oid.clone(), bytes.len() as u64));
+        tail.extend_from_slice(blob);
+        end += blob.len() as u64;
+        new_parts.push((name.clone(), oid.clone(), end));
     }
+    let refetched = read_range(&ledger_path, keep, old_end)?;
 
-    // Verify before use: the chain, the id, and where the owner says it ends.
-    let verdict = intent_ledger::verify_bytes(&bytes);
-    let problem = if let Some(c) = &verdict.corruption {
-        Some(format!("its chain breaks at seq {}: {}", c.seq, c.reason))
-    } else if verdict.ledger_id.as_deref() != Some(meta.ledger_id.as_str()) {
-        Some(format!("its genesis is not ledger {}", meta.ledger_id))
-    } else if verdict.last_seq != meta.seq || verdict.last_h.as_deref() != Some(meta.h.as_str()) {
-        Some(format!(
-            "it ends at seq {}, not at seq {} as its ledger.json says",
-            verdict.last_seq, meta.seq
-        ))
-    } else if !bytes.starts_with(&old_bytes) {
+    // Verify before use: only the lines the copy does not have, linked to where it
+    // ends (the whole ledger, from its genesis, on a first fetch).
+    let problem = if !tail.starts_with(&refetched) {
         Some(format!(
             "it no longer extends the copy fetched before (seq {old_seq}): its owner rewrote it"
         ))
     } else {
-        None
+        let added = &tail[refetched.len()..];
+        let after = old.meta.as_ref().map(|m| intent_ledger::VerifiedEnd {
+            seq: m.seq,
+            h: m.h.clone(),
+            ledger_id: m.ledger_id.clone(),
+        });
+        let verdict = intent_ledger::verify_bytes_after(added, after.as_ref());
+        if let Some(c) = &verdict.corruption {
+            Some(format!("its chain breaks at seq {}: {}", c.seq, c.reason))
+        } else if verdict.ledger_id.as_deref() != Some(meta.ledger_id.as_str()) {
+            Some(format!("its genesis is not ledger {}", meta.ledger_id))
+        } else if verdict.last_seq != meta.seq
+            || verdict.last_h.as_deref() != Some(meta.h.as_str())
+            || verdict.torn_tail_bytes > 0
+        {
+            Some(format!(
+                "it ends at seq {}, not at seq {} as its ledger.json says",
+                verdict.last_seq, meta.seq
+            ))
+        } else {
+            None
+        }
     };
     if let Some(problem) = problem {
         report.seq = old_seq;
@@ -215,14 +247,19 @@ pub fn update(
         return Ok(report);
     }
     std::fs::create_dir_all(&dir)?;
-    write_atomic(&ledger_path, &bytes)?;
+    let added = &tail[refetched.len()..];
+    if old_end == 0 {
+        write_atomic(&ledger_path, &tail)?;
+    } else {
+        append_verified(&ledger_path, old_end, added)?;
+    }
     let state = State {
         commit: commit.to_string(),
         meta: Some(meta.clone()),
         segments: new_parts,
     };
     write_atomic(&state_path, &serde_json::to_vec_pretty(&state)?)?;
-    // Read-only: a fetched ledger is only ever replaced whole by the next fetch.
+    // Read-only: only the next fetch, after verifying, adds to it.
     let _ = set_read_only(&ledger_path);
     report.new_events = meta.seq - old_seq;
     report.seq = meta.seq;
@@ -236,6 +273,41 @@ fn is_ledger_id(id: &str) -> bool {
 fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     intent_ledger::atomic::write(path, bytes, intent_ledger::atomic::Sync::No)
         .with_context(|| format!("write {}", path.display()))
+}
+
+/// Bytes `from..to` of the file at `path` (empty when `from >= to`).
+fn read_range(path: &Path, from: u64, to: u64) -> anyhow::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    if from >= to {
+        return Ok(Vec::new());
+    }
+    let file = std::fs::File::open(path).with_context(|| format!("open {}", path.display()))?;
+    let mut bytes = vec![0u8; (to - from) as usize];
+    file.read_exact_at(&mut bytes, from)
+        .with_context(|| format!("read {}", path.display()))?;
+    Ok(bytes)
+}
+
+/// Appends verified `bytes` to the fetched copy at `path`, which ends at `end`
+/// (anything past it, left by an update cut short, is dropped first). The copy
+/// is written in place: O(new bytes), not O(ledger). A crash mid-write leaves at
+/// most a torn last line, which readers skip and the next update drops.
+fn append_verified(path: &Path, end: u64, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut perms = std::fs::metadata(path)?.permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(path, perms)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("open {}", path.display()))?;
+    file.set_len(end)?;
+    use std::io::Seek as _;
+    file.seek(std::io::SeekFrom::Start(end))?;
+    file.write_all(bytes)
+        .with_context(|| format!("append to {}", path.display()))?;
+    Ok(())
 }
 
 fn set_read_only(path: &Path) -> std::io::Result<()> {

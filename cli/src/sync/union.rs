@@ -25,21 +25,47 @@ fn each<T>(
     what: &str,
     query: impl Fn(&Workspace) -> Result<T, QueryError>,
 ) -> Result<Vec<(Option<String>, T)>, QueryError> {
-    let mut parts = Vec::new();
-    for (label, view) in ledgers(workspace) {
-        match (label, query(&view)) {
-            (label, Ok(answer)) => parts.push((label, answer)),
-            (None, Err(err)) => return Err(err),
-            (Some(label), Err(err)) => eprintln!("intent {what}: skipping {label}: {err}"),
-        }
-    }
+    let mut parts = vec![(None, query(workspace)?)];
+    let fetched = each_fetched(workspace, what, query);
+    parts.extend(
+        fetched
+            .into_iter()
+            .map(|(label, answer)| (Some(label), answer)),
+    );
     Ok(parts)
 }
 
-/// `why` over every ledger.
+/// `why` over every ledger: this clone's answers in full; another clone's only when
+/// it traced the path at all.
 pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer, QueryError> {
-    let parts = each(workspace, "why", |ws| intent_query::why::why(ws, target))?;
+    let local = intent_query::why::why(workspace, target)?;
+    let mut parts = vec![(None, local)];
+    for (label, answer) in each_fetched(workspace, "why", |ws| {
+        intent_query::why::why_if_recorded(ws, target)
+    }) {
+        if let Some(answer) = answer {
+            parts.push((Some(label), answer));
+        }
+    }
     Ok(intent_query::union::merge_why(parts).expect("this clone's answer"))
+}
+
+/// Runs `query` on every fetched ledger; one that fails is a warning on stderr and
+/// is left out.
+fn each_fetched<T>(
+    workspace: &Workspace,
+    what: &str,
+    query: impl Fn(&Workspace) -> Result<T, QueryError>,
+) -> Vec<(String, T)> {
+    let mut parts = Vec::new();
+    for fetched in super::fetched::list(workspace) {
+        let label = fetched.label();
+        match query(&fetched.view(workspace)) {
+            Ok(answer) => parts.push((label, answer)),
+            Err(err) => eprintln!("intent {what}: skipping {label}: {err}"),
+        }
+    }
+    parts
 }
 
 /// `blame` over every ledger.
@@ -48,28 +74,51 @@ pub fn blame(workspace: &Workspace, path: &str) -> Result<BlameAnswer, QueryErro
     Ok(intent_query::union::merge_blame(parts).expect("this clone's answer"))
 }
 
-/// `search` over every ledger: one ranking (by score, equal scores newest first),
-/// each hit from another clone naming its ledger.
+/// `search` over every ledger: this clone's index and one team index for every
+/// fetched ledger (two indexes, however many teammates); one ranking (by score,
+/// equal scores newest first), each hit from another clone naming its ledger.
 pub fn search(
     workspace: &Workspace,
     query: &SearchQuery,
     progress: &dyn Progress,
 ) -> Result<SearchResults, QueryError> {
-    let parts = each(workspace, "search", |ws| {
-        intent_query::search::search_with(ws, query, progress)
-    })?;
-    let mut parts = parts.into_iter();
-    let (_, mut results) = parts.next().expect("this clone's results");
-    for (label, mut found) in parts {
-        for hit in &mut found.hits {
-            hit.ledger = label.clone();
+    let mut results = intent_query::search::search_with(workspace, query, progress)?;
+    let fetched = super::fetched::list(workspace);
+    let Some(dir) = super::fetched::team_index_dir(workspace).filter(|_| !fetched.is_empty())
+    else {
+        return Ok(results);
+    };
+    let ledgers = team_ledgers(&fetched);
+    match intent_query::search::search_team(&dir, &ledgers, query, progress) {
+        Ok(mut found) => {
+            for hit in &mut found.hits {
+                let id = hit.ledger.take().unwrap_or_default();
+                hit.ledger = fetched
+                    .iter()
+                    .find(|f| f.meta.ledger_id == id)
+                    .map(|f| f.label());
+            }
+            results.hits.append(&mut found.hits);
+            results.warnings.append(&mut found.warnings);
         }
-        results.hits.append(&mut found.hits);
-        results.warnings.append(&mut found.warnings);
+        Err(err) => results
+            .warnings
+            .push(format!("other clones' ledgers were not searched: {err}")),
     }
     results
         .hits
         .sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| b.ts.cmp(&a.ts)));
     results.hits.truncate(query.limit);
     Ok(results)
+}
+
+/// The fetched ledgers as the team index sees them.
+pub fn team_ledgers(fetched: &[super::fetched::Fetched]) -> Vec<intent_query::search::TeamLedger> {
+    fetched
+        .iter()
+        .map(|f| intent_query::search::TeamLedger {
+            id: f.meta.ledger_id.clone(),
+            ledger: f.ledger.clone(),
+        })
+        .collect()
 }

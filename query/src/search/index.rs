@@ -230,7 +230,7 @@ fn payload(index: &Index) -> Result<Option<Payload>> {
 
 /// Creates an empty index in `dir`, first removing an unusable one (never a
 /// directory without `meta.json`: another process may be creating its index there).
-fn create(dir: &Path, replace: bool) -> Result<Opened> {
+pub(super) fn create(dir: &Path, replace: bool) -> Result<Opened> {
     if replace {
         std::fs::remove_dir_all(dir).map_err(|e| QueryError::io(dir, e))?;
     }

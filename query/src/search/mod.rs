@@ -57,6 +57,7 @@ mod docs;
 mod index;
 mod query;
 mod schema;
+mod team;
 
 use intent_ledger::Workspace;
 
@@ -64,6 +65,7 @@ use crate::projection::{CatchUp, NoProgress, Progress, Result};
 
 pub use index::BATCH;
 pub use query::{SearchHit, SearchQuery, SearchResults, DEFAULT_LIMIT};
+pub use team::{catch_up_team, search_team, TeamLedger};
 
 /// Returns the directory of the search index, `.orchestration/.cache/search/`.
 pub fn index_dir(workspace: &Workspace) -> std::path::PathBuf {

@@ -290,7 +290,8 @@ fn hit(
         snippet,
         ts: text(fields.ts).unwrap_or_default(),
         session: text(fields.session),
-        ledger: None,
+        // The team index stores the fetched ledger's id; the caller names it.
+        ledger: text(fields.ledger),
     })
 }
 

@@ -8,7 +8,7 @@ use crate::projection::{QueryError, Result};
 
 /// Version of the schema and of what goes into documents. An index committed with
 /// another version is deleted and rebuilt.
-pub(crate) const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 2;
 
 /// Tokenizer of `body`: lowercased words, English stemming (`tokens` finds `token`).
 const BODY_TOKENIZER: &str = "en_stem";
@@ -42,6 +42,8 @@ pub(crate) struct Fields {
     pub spec_of: Field,
     /// What people search: tokenized, stemmed, with positions, stored for snippets.
     pub body: Field,
+    /// The id of the fetched ledger the event is in (the team index only; raw).
+    pub ledger: Field,
 }
 
 /// Builds the schema.
@@ -67,6 +69,7 @@ pub(crate) fn build() -> Schema {
         )
         .set_stored();
     b.add_text_field("body", body);
+    b.add_text_field("ledger", STRING | STORED);
     b.build()
 }
 
@@ -93,6 +96,7 @@ impl Fields {
             ts_us: get("ts_us")?,
             spec_of: get("spec_of")?,
             body: get("body")?,
+            ledger: get("ledger")?,
         })
     }
 }

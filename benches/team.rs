@@ -1,0 +1,146 @@
+//! A team's ledgers at scale (issue #31): what fetching and querying other clones'
+//! ledgers costs when there are many of them and they are large.
+//!
+//! 1. `INTENT_BENCH_CLONES` clones (default 10) of one bare remote each publish a
+//!    ledger of `INTENT_BENCH_CLONE_EVENTS` events (default 100,000). One more clone
+//!    (home) fetches them all: the cold fetch (goal ≤ 10 s), then its first `why`
+//!    (each fetched ledger's projections built once).
+//! 2. Each of those clones adds `INTENT_BENCH_NEW` events (default 1,000) and syncs;
+//!    home's `sync` and first `why` after it (goal: ≤ 1 s together).
+//! 3. More clones, up to `INTENT_BENCH_TEAM` (default 50), with
+//!    `INTENT_BENCH_SMALL_EVENTS` events each (default 10,000), are fetched too; then
+//!    `why` and `search` p50 over `INTENT_BENCH_RUNS` runs (default 20) with every
+//!    fetched ledger and with none (the floor: same clone, same run, the fetched
+//!    ledgers moved aside) (goal ≤ 2×).
+//!
+//! Run with `cargo bench -p intent-cli --bench team`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[path = "support/clones.rs"]
+mod clones;
+use clones::{append, env, git, intent, new_repo, p50, sync};
+
+/// A clone of `remote` at `root` whose ledger holds `events` events, published.
+fn publishing_clone(bin: &str, base: &Path, remote: &Path, name: &str, events: u64) -> PathBuf {
+    let root = base.join(name);
+    git(
+        base,
+        &[
+            "clone",
+            "-q",
+            remote.to_str().unwrap(),
+            root.to_str().unwrap(),
+        ],
+    );
+    intent(bin, &root, &["init"], None);
+    append(bin, &root, 0, events, name);
+    sync(bin, &root);
+    root
+}
+
+fn timed(f: impl FnOnce()) -> Duration {
+    let started = Instant::now();
+    f();
+    started.elapsed()
+}
+
+fn main() {
+    let bin = std::env::var("INTENT_BENCH_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_intent").to_string());
+    let clones = env("INTENT_BENCH_CLONES", 10);
+    let clone_events = env("INTENT_BENCH_CLONE_EVENTS", 100_000);
+    let new_events = env("INTENT_BENCH_NEW", 1_000);
+    let team = env("INTENT_BENCH_TEAM", 50).max(clones);
+    let small_events = env("INTENT_BENCH_SMALL_EVENTS", 10_000);
+    let runs = env("INTENT_BENCH_RUNS", 20) as usize;
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().canonicalize().unwrap();
+
+    let remote = base.join("remote.git");
+    git(&base, &["init", "-q", "--bare", remote.to_str().unwrap()]);
+    let home = base.join("home");
+    new_repo(&home, &bin);
+    git(&home, &["add", "-A"]);
+    git(&home, &["commit", "-qm", "init"]);
+    git(
+        &home,
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    git(&home, &["push", "-q", "origin", "main"]);
+    let why: &[&str] = &["why", "src/app.ts:2"];
+    let search: &[&str] = &["search", "token"];
+
+    // 1. Cold fetch.
+    let large: Vec<PathBuf> = (0..clones)
+        .map(|c| publishing_clone(&bin, &base, &remote, &format!("clone{c}"), clone_events))
+        .collect();
+    let cold = timed(|| {
+        sync(&bin, &home);
+    });
+    let first_why = timed(|| {
+        intent(&bin, &home, why, None);
+    });
+    println!(
+        "cold fetch of {clones} ledgers × {clone_events} events: {:.2} s (goal ≤ 10 s); first why after it {:.2} s",
+        cold.as_secs_f64(),
+        first_why.as_secs_f64()
+    );
+
+    // 2. A sync after new work in every clone.
+    for (c, root) in large.iter().enumerate() {
+        append(&bin, root, clone_events, new_events, &format!("clone{c}"));
+        sync(&bin, root);
+    }
+    let fetch = timed(|| {
+        sync(&bin, &home);
+    });
+    let first = timed(|| {
+        intent(&bin, &home, why, None);
+    });
+    let second = timed(|| {
+        intent(&bin, &home, why, None);
+    });
+    println!(
+        "sync after {new_events} new events in each of {clones} fetched ledgers: {:.0} ms, first why {:.0} ms, together {:.0} ms (goal ≤ 1000 ms); why again {:.1} ms",
+        fetch.as_secs_f64() * 1000.0,
+        first.as_secs_f64() * 1000.0,
+        (fetch + first).as_secs_f64() * 1000.0,
+        second.as_secs_f64() * 1000.0
+    );
+
+    // 3. Queries with a team's worth of fetched ledgers.
+    for c in clones..team {
+        publishing_clone(&bin, &base, &remote, &format!("clone{c}"), small_events);
+    }
+    let more = timed(|| {
+        sync(&bin, &home);
+    });
+    for q in [why, search] {
+        intent(&bin, &home, q, None);
+    }
+    println!(
+        "{} more clones × {small_events} events fetched in {:.2} s",
+        team - clones,
+        more.as_secs_f64()
+    );
+    let fetched = home.join(".git/intent/fetched");
+    let parked = home.join(".git/intent/fetched-parked");
+    for q in [why, search] {
+        let measure = || {
+            (0..runs)
+                .map(|_| timed(|| drop(intent(&bin, &home, q, None))))
+                .collect::<Vec<_>>()
+        };
+        let with = p50(measure());
+        std::fs::rename(&fetched, &parked).unwrap();
+        let floor = p50(measure());
+        std::fs::rename(&parked, &fetched).unwrap();
+        println!(
+            "intent {}: p50 {with:.1} ms with {team} fetched ledgers, {floor:.1} ms with none ({:.2}×; goal ≤ 2×)",
+            q.join(" "),
+            with / floor
+        );
+    }
+}
