@@ -113,6 +113,11 @@ impl Lineage {
 
     fn update(workspace: &Workspace, progress: &dyn Progress, force: bool) -> Result<CatchUp> {
         let dir = dir(workspace);
+        let ledger = workspace.ledger_path();
+        if !force && up_to_date(&dir, &ledger) {
+            // The usual case (and once per fetched ledger in every query): no lock.
+            return Ok(CatchUp::default());
+        }
         std::fs::create_dir_all(&dir).map_err(|e| QueryError::io(&dir, e))?;
         // One updater at a time; readers never need the lock (atomic renames).
         let lock_path = dir.join("lock");
@@ -133,7 +138,6 @@ impl Lineage {
             }
             Err(e) => return Err(QueryError::io(&lock_path, e)),
         }
-        let ledger = workspace.ledger_path();
         let core: Option<Core> = read_json(&dir.join("core.json"))
             .filter(|c: &Core| c.version == VERSION && !dir.join("dirty").exists() && !force);
         let from = resume_point(&ledger, core.as_ref().map(|c| &c.stamp));
@@ -297,6 +301,17 @@ impl Lineage {
         }
         Ok(())
     }
+}
+
+/// Whether the projection in `dir` already ends where the ledger ends.
+fn up_to_date(dir: &Path, ledger: &Path) -> bool {
+    let Some(core) = read_json::<Core>(&dir.join("core.json")) else {
+        return false;
+    };
+    let len = std::fs::metadata(ledger).map_or(0, |m| m.len());
+    core.version == VERSION
+        && !dir.join("dirty").exists()
+        && resume_point(ledger, Some(&core.stamp)) == Some(len)
 }
 
 /// Reads the shard of `path` as last caught up (`None`: never traced).
