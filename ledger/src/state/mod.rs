@@ -1,8 +1,8 @@
 //! The hook state: the small projection every hook process reads.
 //!
 //! It holds the active intent per session, the last content hash each session saw of
-//! each file, the newest spec snapshot, and a bounded digest of recent traces and
-//! lessons per intent. It lives in `.orchestration/.cache/state.json`, stamped with the
+//! each file, the newest spec snapshot, a bounded digest of recent traces and
+//! lessons per intent, and the newest lessons of all (with their count). It lives in `.orchestration/.cache/state.json`, stamped with the
 //! `(seq, h, end)` of the last ledger line it reflects, and is only ever written under
 //! the ledger lock (see [`crate::Ledger::transaction`]). Loading it never scans the
 //! ledger: it checks the stamp against the ledger in O(1) and applies only the lines
@@ -54,13 +54,18 @@ const STATE_KINDS: &[&str] = &[
 ];
 
 /// Version of the cache layout; a different version is rebuilt.
-const STATE_VERSION: u32 = 7;
+const STATE_VERSION: u32 = 8;
 /// Sessions kept; the least recently active are dropped beyond this.
 pub const MAX_SESSIONS: usize = 256;
 /// Files remembered per session.
 pub const MAX_FILES_PER_SESSION: usize = 512;
 /// Recent traces and lessons kept per intent for the context digest.
 pub const DIGEST_LEN: usize = 5;
+/// Newest lessons kept (of every intent, and of none) for later sessions' context
+/// and the generated lessons file.
+pub const RECENT_LESSONS: usize = 20;
+/// Characters of a lesson's text kept in [`HookState::lessons`].
+pub const LESSON_CHARS: usize = 400;
 
 /// The `(seq, h, end)` of the ledger line a projection reflects.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,6 +112,51 @@ pub struct DigestItem {
     pub summary: String,
 }
 
+/// One of the newest lessons, as [`HookState::lessons`] keeps it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecentLesson {
+    /// Seq of the `lesson` event.
+    pub seq: u64,
+    /// Its time (RFC 3339 UTC).
+    pub ts: String,
+    /// The intent it was learned under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intent_id: Option<String>,
+    /// Who learned it (`agent`, `gate`, `shell`, `tool_failure`…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+    /// The session it was learned in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// The text (redacted when recorded), cut to [`LESSON_CHARS`] characters.
+    pub text: String,
+}
+
+impl RecentLesson {
+    /// The lesson an event records, if it is one, its text cut to [`LESSON_CHARS`].
+    pub fn of(event: &Event) -> Option<RecentLesson> {
+        RecentLesson::cut_to(event, LESSON_CHARS)
+    }
+
+    /// The lesson an event records, if it is one, its text cut to `max_chars`.
+    pub fn cut_to(event: &Event, max_chars: usize) -> Option<RecentLesson> {
+        if event.kind != kinds::LESSON {
+            return None;
+        }
+        let lesson = event.payload::<Lesson>()?;
+        Some(RecentLesson {
+            seq: event.seq,
+            ts: event.ts.clone(),
+            intent_id: lesson
+                .intent_id
+                .or_else(|| event.intent_id().map(str::to_string)),
+            origin: lesson.origin,
+            session: event.session.clone(),
+            text: truncate(&lesson.text, max_chars),
+        })
+    }
+}
+
 /// The hook state; see the module docs.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct HookState {
@@ -122,6 +172,12 @@ pub struct HookState {
     /// completion proposals and completions).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub evidence: BTreeMap<String, BTreeSet<String>>,
+    /// The newest [`RECENT_LESSONS`] lessons, newest last.
+    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
+    pub lessons: VecDeque<RecentLesson>,
+    /// How many lessons the ledger holds.
+    #[serde(default)]
+    pub lesson_count: u64,
     /// Recent traces and lessons per intent, newest last. Stored in per-intent
     /// shards; see [`HookState::ensure_digest`].
     #[serde(skip)]
@@ -229,6 +285,8 @@ impl PartialEq for HookState {
             && self.stamp == other.stamp
             && self.spec == other.spec
             && self.sessions == other.sessions
+            && self.lessons == other.lessons
+            && self.lesson_count == other.lesson_count
             && files(self) == files(other)
             && self.digests == other.digests
             && self
@@ -376,10 +434,13 @@ impl HookState {
                 }
             }
             kinds::LESSON => {
-                if let (Some(lesson), Some(intent)) = (event.payload::<Lesson>(), event.intent_id())
-                {
+                let Some(lesson) = event.payload::<Lesson>() else {
+                    return false;
+                };
+                if let Some(intent) = event.intent_id() {
                     self.push_digest(intent, event, truncate(&lesson.text, 240));
                 }
+                self.push_lesson(event);
             }
             _ => return false,
         }
@@ -484,6 +545,25 @@ impl HookState {
         });
         while items.len() > DIGEST_LEN * 2 {
             items.pop_front();
+        }
+    }
+
+    fn push_lesson(&mut self, event: &Event) {
+        // Applied once per event, like the digests (see `push_digest`).
+        if self
+            .lessons
+            .back()
+            .is_some_and(|last| last.seq >= event.seq)
+        {
+            return;
+        }
+        let Some(lesson) = RecentLesson::of(event) else {
+            return;
+        };
+        self.lesson_count += 1;
+        self.lessons.push_back(lesson);
+        while self.lessons.len() > RECENT_LESSONS {
+            self.lessons.pop_front();
         }
     }
 
