@@ -179,9 +179,18 @@ impl Engine {
     }
 
     /// The newest lessons of this clone's ledger and of the fetched ones (as the last
-    /// `intent sync` left them), as the hooks inject them.
+    /// `intent sync` left them), as the hooks inject them. Appends nothing (not even
+    /// a spec snapshot): `intent sync` calls it right after publishing the ledger.
     pub fn newest_lessons(&self) -> anyhow::Result<lessons::Newest> {
-        self.in_transaction(self.origin, |turn| Ok(turn.newest_lessons()))
+        let mut ledger = self.workspace.open_ledger(self.hook_ledger_options())?;
+        let cache = StateCache::new(&self.workspace.cache_dir());
+        let state =
+            ledger.transaction(|tx| -> intent_ledger::Result<HookState> { cache.load(tx) })?;
+        Ok(lessons::Newest::of(
+            &self.workspace,
+            &state.lessons,
+            state.lesson_count,
+        ))
     }
 
     /// Rewrites the generated lessons file ([`lessons::FILE`]) if it is out of date
