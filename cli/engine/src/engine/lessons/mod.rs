@@ -151,7 +151,7 @@ impl Newest {
 }
 
 /// The `<intent_lessons>` block injected into a session's context: the newest
-/// lessons, each cut short, within [`CONTEXT_BYTES`]; how many more there are and
+/// lessons, each cut short, within 3 KiB; how many more there are and
 /// where to read them. `None` when no ledger holds a lesson.
 pub fn context_block(newest: &Newest) -> Option<String> {
     if newest.total == 0 {
