@@ -52,6 +52,9 @@ pub enum Command {
     Export(commands::export::ExportArgs),
     /// Search intents, traces, prompts, gate decisions and lessons.
     Search(commands::search::SearchArgs),
+    /// List the lessons sessions left (this clone's and fetched teammates'), or
+    /// publish chosen ones into a tracked file (`publish ID… --to CLAUDE.md`).
+    Lessons(commands::lessons::LessonsArgs),
     /// Check the whole ledger: seq continuity, prev links and every hash.
     Verify(commands::verify::VerifyArgs),
     /// Share ledgers through a git remote: publish this clone's, fetch every other's.
@@ -128,6 +131,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Log(args) => commands::log::run(&config, args),
         Command::Export(args) => commands::export::run(&config, args),
         Command::Search(args) => commands::search::run(&config, args),
+        Command::Lessons(args) => commands::lessons::run(&config, args),
         Command::Verify(args) => commands::verify::run(&config, args),
         Command::Sync(args) => commands::sync::run_sync(&config, args),
         Command::Restore(args) => commands::sync::run_restore(&config, args),

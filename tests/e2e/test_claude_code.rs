@@ -113,7 +113,7 @@ fn a_write_before_any_intent_is_denied_with_no_active_intent() {
     assert_eq!(pre.last().unwrap().data["decision"], "deny");
     assert_eq!(events_of(&ws, "lesson").len(), 1);
     assert!(
-        std::fs::read_to_string(ws.root().join(".orchestration/CLAUDE.md"))
+        std::fs::read_to_string(ws.root().join(".orchestration/lessons.md"))
             .unwrap()
             .contains("no_active_intent")
     );

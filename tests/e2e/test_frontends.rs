@@ -8,7 +8,7 @@ use crate::common::{stderr, TestWorkspace};
 pub const SPECS: &str = "active_intents:\n  - id: INT-001\n    name: Auth\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n  - id: INT-002\n    name: Later\n    status: BLOCKED\n    blocked_reason: needs design\n    owned_scope: [\"lib/**\"]\n    constraints: [c]\n    acceptance_criteria: [a]\n";
 
 /// The front-ends whose writes are gated before they happen.
-const GATED: &[&str] = &[
+pub const GATED: &[&str] = &[
     "claude-code",
     "codex",
     "gemini",
@@ -18,13 +18,25 @@ const GATED: &[&str] = &[
 ];
 
 /// Builds a front-end's native payloads.
-struct Native<'a> {
-    fe: &'a str,
-    root: &'a std::path::Path,
+pub struct Native<'a> {
+    pub fe: &'a str,
+    pub root: &'a std::path::Path,
 }
 
 impl Native<'_> {
-    fn write_input(&self, path: &str, content: &str) -> (String, Value) {
+    /// The MCP tool `record_lesson` as the front-end names it, with `text`.
+    pub fn lesson_input(&self, text: &str) -> (String, Value) {
+        let (tool, _) = self.select_input("INT-000");
+        let input = match self.fe {
+            "cline" => {
+                json!({"server_name": "intent", "tool_name": "record_lesson", "arguments": json!({"text": text}).to_string()})
+            }
+            _ => json!({"text": text}),
+        };
+        (tool.replace("select_active_intent", "record_lesson"), input)
+    }
+
+    pub fn write_input(&self, path: &str, content: &str) -> (String, Value) {
         let abs = self.root.join(path).display().to_string();
         match self.fe {
             "claude-code" => (
@@ -49,7 +61,7 @@ impl Native<'_> {
         }
     }
 
-    fn select_input(&self, id: &str) -> (String, Value) {
+    pub fn select_input(&self, id: &str) -> (String, Value) {
         match self.fe {
             "claude-code" | "codex" => (
                 "mcp__intent__select_active_intent".into(),
@@ -68,7 +80,14 @@ impl Native<'_> {
         }
     }
 
-    fn tool(&self, post: bool, session: &str, tool: &str, input: &Value, response: Value) -> Value {
+    pub fn tool(
+        &self,
+        post: bool,
+        session: &str,
+        tool: &str,
+        input: &Value,
+        response: Value,
+    ) -> Value {
         let root = self.root.display().to_string();
         match self.fe {
             "claude-code" | "codex" => {
@@ -151,7 +170,7 @@ pub fn run(ws: &TestWorkspace, fe: &str, payload: &Value) -> Value {
 }
 
 /// Whether a front-end's reply refuses.
-fn refused(fe: &str, reply: &Value) -> bool {
+pub fn refused(fe: &str, reply: &Value) -> bool {
     match fe {
         "claude-code" | "codex" => reply["hookSpecificOutput"]["permissionDecision"] == "deny",
         "gemini" => reply["decision"] == "deny",
@@ -164,7 +183,7 @@ fn refused(fe: &str, reply: &Value) -> bool {
 }
 
 /// One write as the front-end does it: pre, and when allowed the write and post.
-fn write(ws: &TestWorkspace, fe: &str, session: &str, path: &str, content: &str) -> bool {
+pub fn write(ws: &TestWorkspace, fe: &str, session: &str, path: &str, content: &str) -> bool {
     let native = Native {
         fe,
         root: ws.root(),
@@ -187,7 +206,7 @@ fn write(ws: &TestWorkspace, fe: &str, session: &str, path: &str, content: &str)
     true
 }
 
-fn select(ws: &TestWorkspace, fe: &str, session: &str, id: &str) -> bool {
+pub fn select(ws: &TestWorkspace, fe: &str, session: &str, id: &str) -> bool {
     let native = Native {
         fe,
         root: ws.root(),

@@ -392,11 +392,13 @@ fn declared_mutation_class_is_recorded_and_failures_become_lessons() {
         .as_str()
         .unwrap()
         .contains("3 tests failed"));
-    let notes = std::fs::read_to_string(ws.root().join(".orchestration/CLAUDE.md")).unwrap();
+    // In the generated lessons file, never in a tracked one.
+    let notes = std::fs::read_to_string(ws.root().join(".orchestration/lessons.md")).unwrap();
     assert!(
-        notes.contains("INT-001 (session s1): Bash failed: 3 tests failed"),
+        notes.contains("INT-001, tool_failure: Bash failed: 3 tests failed"),
         "{notes}"
     );
+    assert!(!ws.root().join(".orchestration/CLAUDE.md").exists());
 }
 
 fn block<'a>(trace: &'a intent_ledger::Event, name: &str) -> &'a Value {

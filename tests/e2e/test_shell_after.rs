@@ -135,7 +135,7 @@ fn an_out_of_scope_write_is_a_violation_told_to_the_agent_and_a_lesson() {
         "{told}"
     );
     assert!(told.contains("docs/notes.md"), "{told}");
-    // … and the lesson stays, in the ledger and in CLAUDE.md.
+    // … and the lesson stays, in the ledger and in the generated lessons file.
     let lesson = ws
         .events()
         .into_iter()
@@ -147,8 +147,9 @@ fn an_out_of_scope_write_is_a_violation_told_to_the_agent_and_a_lesson() {
         .as_str()
         .unwrap()
         .contains("docs/notes.md"));
-    let claude_md = std::fs::read_to_string(ws.root().join(".orchestration/CLAUDE.md")).unwrap();
-    assert!(claude_md.contains("docs/notes.md"), "{claude_md}");
+    let lessons = std::fs::read_to_string(ws.root().join(".orchestration/lessons.md")).unwrap();
+    assert!(lessons.contains("docs/notes.md"), "{lessons}");
+    assert!(!ws.root().join(".orchestration/CLAUDE.md").exists());
     assert_state_equals_rebuild(&ws);
 }
 
@@ -190,21 +191,23 @@ fn protected_files_changed_by_a_command_are_a_policy_block_and_not_traced() {
 }
 
 #[test]
-fn lessons_may_grow_while_a_command_runs_but_not_lose_lines() {
+fn the_generated_lessons_file_is_intents_own_and_claude_md_is_protected_like_any_spec() {
     let ws = workspace(false);
-    // A first violation writes a lesson into CLAUDE.md.
+    // A first violation writes the generated lessons file.
     shell(&ws, "t-1", "one", "echo x > outside.txt\n");
-    let lessons = ws.root().join(".orchestration/CLAUDE.md");
+    let lessons = ws.root().join(".orchestration/lessons.md");
     assert!(lessons.exists());
-    // Another session's hook adding a lesson meanwhile is no violation …
+    // Hooks rewrite it while commands run: a change to it is no violation …
     shell(
         &ws,
         "t-2",
         "two",
-        "echo '- another lesson' >> .orchestration/CLAUDE.md && echo 'export const c = 3;' > src/c.ts\n",
+        "echo '- another lesson' >> .orchestration/lessons.md && echo 'export const c = 3;' > src/c.ts\n",
     );
     assert_eq!(tool_post(&ws, "t-2").get("violation"), None);
-    // … erasing lessons is.
+    // … while `.orchestration/CLAUDE.md`, which a person publishes lessons into and
+    // no hook writes any more, is Intent Ledger's data like the specs.
+    std::fs::write(ws.root().join(".orchestration/CLAUDE.md"), "- published\n").unwrap();
     shell(&ws, "t-3", "three", ": > .orchestration/CLAUDE.md\n");
     let post = tool_post(&ws, "t-3");
     assert_eq!(post["violation"]["type"], "policy_block");
@@ -212,6 +215,11 @@ fn lessons_may_grow_while_a_command_runs_but_not_lose_lines() {
         post["violation"]["paths"],
         json!([".orchestration/CLAUDE.md"])
     );
+    // A CLAUDE.md at the root is an ordinary file of the workspace (here outside
+    // INT-001's scope).
+    shell(&ws, "t-4", "four", "echo '# notes' > CLAUDE.md\n");
+    let post = tool_post(&ws, "t-4");
+    assert_eq!(post["violation"]["type"], "scope_violation", "{post}");
 }
 
 #[test]

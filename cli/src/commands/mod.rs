@@ -11,6 +11,7 @@ pub mod export;
 pub mod helper;
 pub mod hook;
 pub mod init;
+pub mod lessons;
 pub mod log;
 pub mod mcp;
 pub mod rebuild;

@@ -23,6 +23,13 @@ pub struct RestoreArgs {}
 pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
     let report = sync::sync(&config.workspace, args.remote.as_deref())?;
+    // After the sync lock is released (a hook holding the ledger's lock may wait for
+    // it): the generated lessons file, with the teammates' newest lessons.
+    if let Err(err) =
+        crate::engine::Engine::new(config.workspace.clone()).and_then(|e| e.refresh_lessons_file())
+    {
+        eprintln!("intent sync: {err:#}");
+    }
     let failed =
         report.push_refused.is_some() || report.fetched.iter().any(|f| f.refused.is_some());
     if config.json() {

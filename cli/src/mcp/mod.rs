@@ -254,8 +254,9 @@ impl IntentServer {
     #[tool(
         description = "Keep a lesson for future sessions: something you learned that would have \
         saved time (a convention, a pitfall, a command that works). It is recorded in the ledger \
-        under the selected intent and added to .orchestration/CLAUDE.md. Plain text, at most \
-        4000 characters; secrets are redacted."
+        under the selected intent; later sessions (yours and, after `intent sync`, your \
+        teammates') see it in their injected context and in .orchestration/lessons.md. Plain \
+        text, at most 4000 characters; secrets are redacted."
     )]
     async fn record_lesson(&self, params: Parameters<LessonParams>) -> CallToolResult {
         let Parameters(LessonParams { text: lesson }) = params;
@@ -269,7 +270,10 @@ impl IntentServer {
             ));
         }
         // The hook's PostToolUse records the lesson; nothing to write here.
-        text("Lesson noted; it will be recorded in the ledger and .orchestration/CLAUDE.md.".into())
+        text(
+            "Lesson noted; it will be recorded in the ledger, and later sessions will see it."
+                .into(),
+        )
     }
 
     #[tool(

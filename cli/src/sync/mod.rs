@@ -124,7 +124,32 @@ pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncR
             }),
         }
     }
+    refresh_fetched_lessons(workspace);
     Ok(report)
+}
+
+/// Brings the fetched ledgers' newest lessons, which hooks inject into sessions'
+/// context, up to what was fetched. Best effort: they are derived data, and the next
+/// sync tries again.
+fn refresh_fetched_lessons(workspace: &Workspace) {
+    let sources = lesson_sources(workspace);
+    if let Err(err) = intent_engine::engine::lessons::fetched::refresh(workspace, &sources) {
+        eprintln!("intent sync: the fetched lessons were not updated: {err}");
+    }
+}
+
+/// The fetched ledgers, as the lessons code names them.
+pub fn lesson_sources(
+    workspace: &Workspace,
+) -> Vec<intent_engine::engine::lessons::fetched::Source> {
+    fetched::list(workspace)
+        .into_iter()
+        .map(|f| intent_engine::engine::lessons::fetched::Source {
+            label: f.label(),
+            ledger_id: f.meta.ledger_id.clone(),
+            ledger: f.ledger,
+        })
+        .collect()
 }
 
 /// `text` with every control character escaped (`\u{1b}`): what a teammate's

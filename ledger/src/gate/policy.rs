@@ -78,7 +78,7 @@ pub struct Policy {
     pub ask_commands: Vec<String>,
     /// Let agents work under DRAFT intents (default false: only IN_PROGRESS).
     pub allow_draft: bool,
-    /// Append a lesson (and a line in `.orchestration/CLAUDE.md`) for every deny.
+    /// Append a lesson (shown to later sessions) for every deny.
     pub lesson_on_deny: bool,
     /// `record` (default) or `block` when a declared mutation class is wrong.
     pub declared_class_mismatch: MismatchAction,

@@ -1,8 +1,8 @@
 //! The hook state: the small projection every hook process reads.
 //!
 //! It holds the active intent per session, the last content hash each session saw of
-//! each file, the newest spec snapshot, and a bounded digest of recent traces and
-//! lessons per intent. It lives in `.orchestration/.cache/state.json`, stamped with the
+//! each file, the newest spec snapshot, a bounded digest of recent traces and
+//! lessons per intent, and the newest lessons of all (with their count). It lives in `.orchestration/.cache/state.json`, stamped with the
 //! `(seq, h, end)` of the last ledger line it reflects, and is only ever written under
 //! the ledger lock (see [`crate::Ledger::transaction`]). Loading it never scans the
 //! ledger: it checks the stamp against the ledger in O(1) and applies only the lines
@@ -16,6 +16,8 @@
 
 mod blocks;
 pub use blocks::{BlockIdentity, BlockWriter};
+mod lessons;
+pub use lessons::RecentLesson;
 mod cache;
 pub mod checkpoint;
 mod replay;
@@ -54,13 +56,18 @@ const STATE_KINDS: &[&str] = &[
 ];
 
 /// Version of the cache layout; a different version is rebuilt.
-const STATE_VERSION: u32 = 7;
+const STATE_VERSION: u32 = 8;
 /// Sessions kept; the least recently active are dropped beyond this.
 pub const MAX_SESSIONS: usize = 256;
 /// Files remembered per session.
 pub const MAX_FILES_PER_SESSION: usize = 512;
 /// Recent traces and lessons kept per intent for the context digest.
 pub const DIGEST_LEN: usize = 5;
+/// Newest lessons kept (of every intent, and of none) for later sessions' context
+/// and the generated lessons file.
+pub const RECENT_LESSONS: usize = 20;
+/// Characters of a lesson's text kept in [`HookState::lessons`].
+pub const LESSON_CHARS: usize = 400;
 
 /// The `(seq, h, end)` of the ledger line a projection reflects.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,6 +129,12 @@ pub struct HookState {
     /// completion proposals and completions).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub evidence: BTreeMap<String, BTreeSet<String>>,
+    /// The newest [`RECENT_LESSONS`] lessons, newest last.
+    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
+    pub lessons: VecDeque<RecentLesson>,
+    /// How many lessons the ledger holds.
+    #[serde(default)]
+    pub lesson_count: u64,
     /// Recent traces and lessons per intent, newest last. Stored in per-intent
     /// shards; see [`HookState::ensure_digest`].
     #[serde(skip)]
@@ -229,6 +242,8 @@ impl PartialEq for HookState {
             && self.stamp == other.stamp
             && self.spec == other.spec
             && self.sessions == other.sessions
+            && self.lessons == other.lessons
+            && self.lesson_count == other.lesson_count
             && files(self) == files(other)
             && self.digests == other.digests
             && self
@@ -376,10 +391,13 @@ impl HookState {
                 }
             }
             kinds::LESSON => {
-                if let (Some(lesson), Some(intent)) = (event.payload::<Lesson>(), event.intent_id())
-                {
+                let Some(lesson) = event.payload::<Lesson>() else {
+                    return false;
+                };
+                if let Some(intent) = event.intent_id() {
                     self.push_digest(intent, event, truncate(&lesson.text, 240));
                 }
+                self.push_lesson(event);
             }
             _ => return false,
         }

@@ -295,6 +295,7 @@ const IGNORED: &[&str] = &[
     "agent_trace.jsonl.moved",
     "agent_trace.checkpoints/",
     "agent_trace.*",
+    "lessons.md",
 ];
 
 /// Outcome of [`record_spec_snapshot`].
@@ -346,7 +347,7 @@ pub fn latest_spec_hash(ledger: &Path) -> Result<Option<(u64, String)>> {
     Ok(None)
 }
 
-const GITIGNORE: &str = "# Derived data: rebuilt from the ledger at any time.\n.cache/\n# The ledger of a workspace without git (with git it lives in .git/intent/, shared by\n# every worktree), the record of where it ended (tamper evidence), and foreign lines\n# `intent verify --repair` set aside. Never tracked: no checkout may rewind them.\nagent_trace.jsonl\nagent_trace.head\nagent_trace.quarantine-*.jsonl\nagent_trace.jsonl.moved\n# Checkpoints of the derived state, verified against the ledger before use.\nagent_trace.checkpoints/\n# Everything else the ledger keeps beside it (markers, debris, kept copies).\nagent_trace.*\n";
+const GITIGNORE: &str = "# Derived data: rebuilt from the ledger at any time.\n.cache/\n# The ledger of a workspace without git (with git it lives in .git/intent/, shared by\n# every worktree), the record of where it ended (tamper evidence), and foreign lines\n# `intent verify --repair` set aside. Never tracked: no checkout may rewind them.\nagent_trace.jsonl\nagent_trace.head\nagent_trace.quarantine-*.jsonl\nagent_trace.jsonl.moved\n# Checkpoints of the derived state, verified against the ledger before use.\nagent_trace.checkpoints/\n# Everything else the ledger keeps beside it (markers, debris, kept copies).\nagent_trace.*\n# The newest lessons, generated from the ledgers (publish chosen ones into a tracked\n# file with `intent lessons publish`).\nlessons.md\n";
 
 /// The example spec file `intent init` writes.
 pub const EXAMPLE_SPECS: &str = r#"# Intent specs: the requirements agents may work under.

@@ -96,10 +96,15 @@ impl Adapter for Cursor {
             "sessionStart" => (Phase::SessionStart, None),
             "preToolUse" => (Phase::PreTool, Some(agent_tool(payload, &session, false)?)),
             "postToolUse" => (Phase::PostTool, Some(agent_tool(payload, &session, true)?)),
-            "postToolUseFailure" => (
-                Phase::PostToolFailure,
-                Some(agent_tool(payload, &session, true)?),
-            ),
+            "postToolUseFailure" => {
+                let mut tool = agent_tool(payload, &session, true)?;
+                // Cursor says why in `error_message`: the lesson's text.
+                if let Some(response) = tool.response.as_mut() {
+                    response.failed = true;
+                    response.error = string(payload, "error_message")?;
+                }
+                (Phase::PostToolFailure, Some(tool))
+            }
             "afterTabFileEdit" => {
                 let path = required(payload, "file_path", "afterTabFileEdit")?;
                 let input = json!({"file_path": path, "edits": payload.get("edits")});

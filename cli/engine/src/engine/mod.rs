@@ -178,6 +178,29 @@ impl Engine {
         })
     }
 
+    /// The newest lessons of this clone's ledger and of the fetched ones (as the last
+    /// `intent sync` left them), as the hooks inject them. Appends nothing (not even
+    /// a spec snapshot): `intent sync` calls it right after publishing the ledger.
+    pub fn newest_lessons(&self) -> anyhow::Result<lessons::Newest> {
+        let mut ledger = self.workspace.open_ledger(self.hook_ledger_options())?;
+        let cache = StateCache::new(&self.workspace.cache_dir());
+        let state =
+            ledger.transaction(|tx| -> intent_ledger::Result<HookState> { cache.load(tx) })?;
+        Ok(lessons::Newest::of(
+            &self.workspace,
+            &state.lessons,
+            state.lesson_count,
+        ))
+    }
+
+    /// Rewrites the generated lessons file ([`lessons::FILE`]) if it is out of date
+    /// (after `intent sync` fetched teammates' lessons). Returns whether it wrote.
+    pub fn refresh_lessons_file(&self) -> anyhow::Result<bool> {
+        let newest = self.newest_lessons()?;
+        lessons::write_file(&self.workspace, &newest)
+            .with_context(|| format!("cannot write {}", lessons::FILE))
+    }
+
     /// Returns the specs as the gate sees them, or why they are unusable.
     pub fn specs(&self) -> anyhow::Result<Result<SpecDocument, String>> {
         self.in_transaction(self.origin, |turn| {
@@ -417,9 +440,11 @@ impl EventTx<'_, '_> {
         let context = self
             .active_context()
             .or_else(|| self.specs.as_deref().ok().map(context::selection_notice));
+        // Another worktree, or a sync, may have left the generated file behind.
+        self.write_lessons_file();
         Ok(Reply {
             refusal: None,
-            context,
+            context: self.with_lessons(context),
             post_block: None,
             rewrite: None,
         })
@@ -488,12 +513,14 @@ impl EventTx<'_, '_> {
             .or_else(|| self.specs.as_deref().ok().map(context::selection_notice));
         Ok(Reply {
             refusal: None,
-            context,
+            context: self.with_lessons(context),
             post_block: None,
             rewrite: None,
         })
     }
 
+    /// Records a lesson: a `lesson` event, then the generated lessons file rewritten
+    /// (derived, untracked: see [`lessons`]). No tracked file is written.
     pub(super) fn lesson(
         &mut self,
         text: &str,
@@ -502,24 +529,37 @@ impl EventTx<'_, '_> {
     ) -> anyhow::Result<()> {
         let text = lessons::redact(text);
         self.append(&Lesson {
-            intent_id: intent_id.clone(),
-            text: text.clone(),
+            intent_id,
+            text,
             origin: Some(origin.to_string()),
             extra: Default::default(),
         })?;
-        let date = intent_ledger::line::format_ts(time::OffsetDateTime::now_utc());
-        let line = format!(
-            "{} {} (session {}): {}",
-            &date[..10],
-            intent_id.as_deref().unwrap_or("no intent"),
-            short(&self.session),
-            text
-        );
-        lessons::append_to_claude_md(
-            &self.engine.workspace.orchestration_dir().join("CLAUDE.md"),
-            &line,
+        self.write_lessons_file();
+        Ok(())
+    }
+
+    /// The newest lessons of this clone's ledger and of the fetched ones.
+    fn newest_lessons(&self) -> lessons::Newest {
+        lessons::Newest::of(
+            &self.engine.workspace,
+            &self.state.lessons,
+            self.state.lesson_count,
         )
-        .context("cannot update .orchestration/CLAUDE.md")
+    }
+
+    /// Rewrites the generated lessons file if it changed. Best effort: it is derived
+    /// from the ledgers, and a later hook writes it again.
+    fn write_lessons_file(&self) {
+        let _ = lessons::write_file(&self.engine.workspace, &self.newest_lessons());
+    }
+
+    /// `context` followed by the newest lessons, when there are any.
+    fn with_lessons(&self, context: Option<String>) -> Option<String> {
+        let block = lessons::context_block(&self.newest_lessons());
+        match (context, block) {
+            (Some(context), Some(block)) => Some(format!("{context}\n{block}")),
+            (context, block) => context.or(block),
+        }
     }
 }
 
@@ -534,10 +574,6 @@ fn read_intentignore(workspace: &Workspace) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-fn short(session: &str) -> &str {
-    session.get(..8).unwrap_or(session)
 }
 
 /// A value that serializes as a JSON string (an enum's label, a hash's hex), as

@@ -274,8 +274,8 @@ pub fn play(bin: &Path, root: &Path) -> anyhow::Result<()> {
     show(&run(bin, root, &base("Stop"))?);
 
     let lessons =
-        std::fs::read_to_string(root.join(".orchestration/CLAUDE.md")).unwrap_or_default();
-    say(".orchestration/CLAUDE.md now holds the lessons:");
+        std::fs::read_to_string(root.join(".orchestration/lessons.md")).unwrap_or_default();
+    say("the lessons, in the next session's context and in the generated .orchestration/lessons.md (untracked):");
     for line in lessons.lines().filter(|l| l.starts_with("- ")) {
         say(&format!("  {}", clip(line, 150)));
     }

@@ -4,7 +4,8 @@
 //! destructive command before it selects an intent and a write outside its scope;
 //! its refactor is traced with class and content hash; the Architect's change to a
 //! shared file makes the Builder's stale copy a refused overwrite; and the lessons
-//! both left are shared in `.orchestration/CLAUDE.md`.
+//! both left reach every later session (the injected context, and the generated,
+//! untracked `.orchestration/lessons.md`).
 
 use intent_ledger::payload::Trace;
 use std::path::Path;
@@ -257,8 +258,8 @@ pub fn tour(bin: &Path, base: &Path) -> anyhow::Result<()> {
         ));
     }
     let lessons =
-        std::fs::read_to_string(root.join(".orchestration/CLAUDE.md")).unwrap_or_default();
-    say("the lessons both sessions left, shared in .orchestration/CLAUDE.md (every agent reads them):");
+        std::fs::read_to_string(root.join(".orchestration/lessons.md")).unwrap_or_default();
+    say("the lessons both sessions left, in every later session's context and in the generated .orchestration/lessons.md (never tracked; `intent lessons publish` copies chosen ones into CLAUDE.md):");
     for line in lessons.lines().filter(|l| l.starts_with("- ")).take(6) {
         say(&format!("  {}", crate::engine::context::clip(line, 150)));
     }

@@ -569,6 +569,8 @@ impl Walker<'_> {
         match sub {
             None => {}
             Some(Some(sub)) if INTENT_READERS.contains(&sub) && !repair && !output => {}
+            // Listing lessons reads; publishing them writes a tracked file.
+            Some(Some("lessons")) if !rest.contains(&Some("publish")) => {}
             Some(Some(sub)) if (sub == "bench" || sub == "demo") => {
                 self.out.opaque(format!("`intent {sub}` runs a workload"))
             }

@@ -175,6 +175,8 @@ fn intent_commands_that_change_state_are_named() {
         "bash -c 'intent --workspace . status INT-1 DONE'",
         "intent verify --repair",
         "intent hook claude-code < payload.json",
+        "intent lessons publish 3 --to CLAUDE.md",
+        "intent --json lessons publish --all",
     ] {
         assert!(
             !analysis(cmd).intent_acts.is_empty(),
@@ -183,6 +185,8 @@ fn intent_commands_that_change_state_are_named() {
         );
     }
     assert!(analysis("intent verify").intent_acts.is_empty());
+    assert!(analysis("intent lessons --limit 5").intent_acts.is_empty());
+    assert!(analysis("intent --json lessons").intent_acts.is_empty());
 }
 
 #[test]

@@ -22,19 +22,18 @@ pub(super) struct Baseline {
     pub(super) racy: BTreeMap<String, String>,
     /// Length of the ledger and a hash of its last bytes.
     pub(super) ledger: Option<(u64, [u8; 32])>,
-    /// `CLAUDE.md` as it was.
-    pub(super) lessons: Option<Vec<u8>>,
     /// The repository's `config` as it was.
     pub(super) git_config: Option<Vec<u8>>,
 }
 
-// The baseline file: `ISB1`, then little-endian fields; strings are a u32 length and
+// The baseline file: `ISB2` (`ISB1` also kept `.orchestration/CLAUDE.md`, which hooks
+// no longer write), then little-endian fields; strings are a u32 length and
 // UTF-8 bytes; entries are sorted and each path stores only what differs from the
 // previous one (u16 shared prefix length, then the rest).
 impl Baseline {
     pub(super) fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + self.snapshot.entries.len() * 40);
-        out.extend_from_slice(b"ISB1");
+        out.extend_from_slice(b"ISB2");
         out.extend_from_slice(&self.snapshot.started_ns.to_le_bytes());
         out.extend_from_slice(&(self.snapshot.elapsed.as_micros() as u64).to_le_bytes());
         out.push(u8::from(self.snapshot.truncated));
@@ -55,15 +54,13 @@ impl Baseline {
         let (len, tail) = self.ledger.unwrap_or((u64::MAX, [0; 32]));
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(&tail);
-        for blob in [&self.lessons, &self.git_config] {
-            match blob {
-                Some(bytes) => {
-                    out.push(1);
-                    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-                    out.extend_from_slice(bytes);
-                }
-                None => out.push(0),
+        match &self.git_config {
+            Some(bytes) => {
+                out.push(1);
+                out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+                out.extend_from_slice(bytes);
             }
+            None => out.push(0),
         }
         out.extend_from_slice(&(self.snapshot.entries.len() as u32).to_le_bytes());
         let mut previous: &[u8] = b"";
@@ -91,7 +88,7 @@ impl Baseline {
 
     pub(super) fn decode(bytes: &[u8]) -> Option<Baseline> {
         let mut r = Reader(bytes);
-        if r.take(4)? != b"ISB1" {
+        if r.take(4)? != b"ISB2" {
             return None;
         }
         let mut base = Baseline::default();
@@ -116,11 +113,9 @@ impl Baseline {
         let len = r.u64()?;
         let tail: [u8; 32] = r.take(32)?.try_into().ok()?;
         base.ledger = (len != u64::MAX).then_some((len, tail));
-        for blob in [&mut base.lessons, &mut base.git_config] {
-            if r.take(1)?[0] == 1 {
-                let n = r.u32()? as usize;
-                *blob = Some(r.take(n)?.to_vec());
-            }
+        if r.take(1)?[0] == 1 {
+            let n = r.u32()? as usize;
+            base.git_config = Some(r.take(n)?.to_vec());
         }
         let count = r.u32()? as usize;
         let mut entries: Vec<(String, Stat)> = Vec::with_capacity(count.min(1 << 20));
@@ -191,7 +186,7 @@ mod tests {
             snapshot: snapshot::take(dir.path(), None, snapshot::MAX_ENTRIES),
             revision: Some("abc".into()),
             ledger: Some((42, [7; 32])),
-            lessons: Some(b"- a lesson\n".to_vec()),
+            git_config: Some(b"[core]\n".to_vec()),
             ..Baseline::default()
         };
         base.dirty
@@ -210,7 +205,7 @@ mod tests {
                 &back.protected,
                 &back.racy,
                 back.ledger,
-                &back.lessons
+                &back.git_config
             ),
             (
                 &base.revision,
@@ -218,7 +213,7 @@ mod tests {
                 &base.protected,
                 &base.racy,
                 base.ledger,
-                &base.lessons
+                &base.git_config
             )
         );
         assert!(Baseline::decode(&base.encode()[..20]).is_none());

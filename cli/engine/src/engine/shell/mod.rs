@@ -6,7 +6,7 @@
 //! and hidden files included, `.git/` internals and Intent Ledger's own caches
 //! left out), plus what a stat cannot say: in a git workspace, HEAD's revision and
 //! the hashes of tracked files that already differed from it; the hashes of the
-//! protected files; where the ledger ended; the text of `.orchestration/CLAUDE.md`.
+//! protected files; where the ledger ended; the repository's `config`.
 //! It lives in `.orchestration/.cache/shell/<tool_use_id>.bin` (binary, paths
 //! prefix-compressed: about 50 bytes a file) and is taken after the ledger lock is
 //! released, just before the front-end runs the command.
@@ -74,8 +74,9 @@ const MAX_COMMITTED_BYTES: usize = 64 * 1024 * 1024;
 pub const MAX_HASHED_BYTES: u64 = 512 * 1024 * 1024;
 /// Files larger than this are not parsed.
 const MAX_AST_BYTES: usize = 2 * 1024 * 1024;
-/// `CLAUDE.md` larger than this is not kept in a baseline (its check is skipped).
-const MAX_LESSONS_BYTES: usize = 1024 * 1024;
+/// A repository `config` larger than this is not kept in a baseline (its check is
+/// skipped).
+const MAX_GIT_CONFIG_BYTES: usize = 1024 * 1024;
 /// Snapshot path of the ledger, which hooks append to while commands run: in the
 /// git common directory (labelled `.git/…`), or in `.orchestration/` without git.
 fn ledger_label(workspace: &Workspace) -> &'static str {
@@ -84,8 +85,6 @@ fn ledger_label(workspace: &Workspace) -> &'static str {
         _ => ".orchestration/agent_trace.jsonl",
     }
 }
-/// Relative path of the lessons file, where hooks insert lines while commands run.
-const LESSONS: &str = ".orchestration/CLAUDE.md";
 
 /// Why a change of `rel` is a protected change, if it is one: the gate's list of
 /// what no agent may write (Intent Ledger's data, git's internals, the front-ends'
@@ -141,7 +140,7 @@ pub fn save_baseline(workspace: &Workspace, root: &Path, use_id: &str) {
         if baseline.protected.len() >= MAX_PROTECTED_HASHED {
             break;
         }
-        if rel != ledger_rel && rel != LESSONS && protected(rel).is_some() {
+        if rel != ledger_rel && protected(rel).is_some() {
             let path = snapshot::absolute(root, git_dir, rel);
             if let Ok(Some(hash)) = file_sha256(&path) {
                 baseline.protected.insert(rel.clone(), hash);
@@ -152,7 +151,7 @@ pub fn save_baseline(workspace: &Workspace, root: &Path, use_id: &str) {
         if baseline.racy.len() >= MAX_RACY_HASHED {
             break;
         }
-        if snapshot.racy(stat) && rel != ledger_rel && rel != LESSONS {
+        if snapshot.racy(stat) && rel != ledger_rel {
             let path = snapshot::absolute(root, git_dir, rel);
             if let Ok(Some(hash)) = file_sha256(&path) {
                 baseline.racy.insert(rel.clone(), hash);
@@ -163,12 +162,9 @@ pub fn save_baseline(workspace: &Workspace, root: &Path, use_id: &str) {
     if let Some(len) = Stat::read(&ledger).map(|s| s.size) {
         baseline.ledger = snapshot::tail_hash(&ledger, len).map(|h| (len, h));
     }
-    baseline.lessons = std::fs::read(root.join(LESSONS))
-        .ok()
-        .filter(|b| b.len() <= MAX_LESSONS_BYTES);
     baseline.git_config = git_dir
         .and_then(|dir| std::fs::read(dir.join("config")).ok())
-        .filter(|b| b.len() <= MAX_LESSONS_BYTES);
+        .filter(|b| b.len() <= MAX_GIT_CONFIG_BYTES);
     baseline.snapshot = snapshot;
 
     let path = baseline_path(workspace, use_id);
@@ -289,12 +285,6 @@ pub fn analyse(workspace: &Workspace, root: &Path, use_id: &str) -> Option<Chang
         }
         if rel == ledger_rel {
             if let Some(change) = ledger_rewritten(workspace, &base, now) {
-                changes.protected.push(change);
-            }
-            continue;
-        }
-        if rel == LESSONS {
-            if let Some(change) = lessons_rewritten(root, &base) {
                 changes.protected.push(change);
             }
             continue;
@@ -574,30 +564,6 @@ fn only_branches_changed(base: &Baseline, git_dir: Option<&Path>) -> bool {
         out
     };
     settings(before) == settings(&after)
-}
-
-/// Hooks only insert lesson lines into `CLAUDE.md`; a change that loses a line is
-/// someone rewriting the lessons.
-fn lessons_rewritten(root: &Path, base: &Baseline) -> Option<ProtectedChange> {
-    let before = base.lessons.as_deref()?;
-    let after = std::fs::read(root.join(LESSONS)).unwrap_or_default();
-    // Blank lines are left out: inserting a lesson may move one.
-    let lines = |text: &'_ [u8]| {
-        text.split(|&b| b == b'\n')
-            .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
-            .map(<[u8]>::to_vec)
-            .collect::<Vec<_>>()
-    };
-    let mut remaining = lines(&after).into_iter();
-    let kept = lines(before)
-        .into_iter()
-        .all(|line| remaining.any(|l| l == line));
-    (!kept).then(|| ProtectedChange {
-        path: LESSONS.to_string(),
-        reason: "lessons, to which hooks only add lines, lost lines".to_string(),
-        before_sha256: Some(intent_ledger::gate::bytes_sha256(before)),
-        after_sha256: Some(intent_ledger::gate::bytes_sha256(&after)),
-    })
 }
 
 #[cfg(test)]

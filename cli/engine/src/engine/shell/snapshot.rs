@@ -7,8 +7,9 @@
 //! are watched separately, see [`git_internals`]), and Intent Ledger's own derived
 //! files, which hooks rewrite while commands run (`.orchestration/.cache/`, the
 //! markers of hooks at work and of unrecorded calls, checkpoints of the state, and
-//! the ledger's head, debris, corruption marker and quarantined lines). The ledger itself
-//! and `.orchestration/CLAUDE.md` are walked: the caller checks that they only grew.
+//! the ledger's head, debris, corruption marker and quarantined lines, and the lessons
+//! file generated from the ledger). The ledger itself is walked: the caller checks that
+//! it only grew.
 //!
 //! The walk stops after [`MAX_ENTRIES`] entries and says so. A comparison against a
 //! truncated snapshot stays sound: a path missing from one side is looked up
@@ -33,6 +34,8 @@ const OWN_FILES: &[&str] = &[
     ".orchestration/agent_trace.unrecorded.jsonl",
     ".orchestration/agent_trace.jsonl.debris",
     ".orchestration/agent_trace.jsonl.corrupt",
+    // Generated from the ledgers whenever a lesson is recorded (`lessons::FILE`).
+    ".orchestration/lessons.md",
 ];
 
 /// Directories beside a ledger in `.orchestration/` that hooks write while a

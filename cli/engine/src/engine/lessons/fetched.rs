@@ -1,0 +1,113 @@
+//! The newest lessons of the teammates' ledgers `intent sync` fetched, kept in
+//! `<cache>/lessons/fetched.json` so a hook reads one small file instead of any
+//! ledger.
+//!
+//! Each fetched ledger is followed from where the file was last read (its
+//! [`Stamp`]): a refresh reads only the lines fetched since, skipping every line
+//! that is not a `lesson` without parsing it. A ledger whose stamp no longer matches
+//! (replaced whole) is read again from its start; a ledger no longer fetched is
+//! dropped.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::path::{Path, PathBuf};
+
+use intent_ledger::state::{RecentLesson, Stamp, RECENT_LESSONS};
+use intent_ledger::{LineReader, Workspace};
+use serde::{Deserialize, Serialize};
+
+/// One fetched ledger, as [`refresh`] gets it from `intent sync`.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// Its ledger id (64 hex digits).
+    pub ledger_id: String,
+    /// How answers name it (owner, machine, id).
+    pub label: String,
+    /// The fetched ledger file (verified by the fetch).
+    pub ledger: PathBuf,
+}
+
+/// The newest lessons of every fetched ledger.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchedLessons {
+    /// By ledger id.
+    pub ledgers: BTreeMap<String, LedgerLessons>,
+}
+
+/// The newest lessons of one fetched ledger.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerLessons {
+    /// How answers name the ledger.
+    pub label: String,
+    /// The line read last.
+    pub stamp: Stamp,
+    /// How many lessons the ledger holds.
+    pub count: u64,
+    /// The newest [`RECENT_LESSONS`], newest last.
+    pub recent: VecDeque<RecentLesson>,
+}
+
+/// Where the fetched lessons are kept.
+pub fn path(workspace: &Workspace) -> PathBuf {
+    workspace.cache_dir().join("lessons").join("fetched.json")
+}
+
+/// Reads what the last [`refresh`] kept (nothing when it never ran or the file is
+/// unreadable: derived data).
+pub fn load(workspace: &Workspace) -> FetchedLessons {
+    std::fs::read(path(workspace))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
+}
+
+/// Brings the kept lessons up to the fetched ledgers `sources` and saves them: O(the
+/// bytes fetched since the last refresh).
+pub fn refresh(workspace: &Workspace, sources: &[Source]) -> std::io::Result<FetchedLessons> {
+    let old = load(workspace);
+    let mut new = FetchedLessons::default();
+    for source in sources {
+        let mut kept = old
+            .ledgers
+            .get(&source.ledger_id)
+            .cloned()
+            .filter(|kept| kept.stamp.matches(&source.ledger))
+            .unwrap_or_default();
+        kept.label = source.label.clone();
+        catch_up(&source.ledger, &mut kept)?;
+        new.ledgers.insert(source.ledger_id.clone(), kept);
+    }
+    if new != old {
+        let path = path(workspace);
+        let bytes = serde_json::to_vec(&new).map_err(std::io::Error::other)?;
+        intent_ledger::atomic::write(&path, &bytes, intent_ledger::atomic::Sync::No)?;
+    }
+    Ok(new)
+}
+
+/// Reads the lines of `ledger` after `kept.stamp`.
+fn catch_up(ledger: &Path, kept: &mut LedgerLessons) -> std::io::Result<()> {
+    let reader = LineReader::open_at(ledger, kept.stamp.end).map_err(std::io::Error::other)?;
+    for line in reader {
+        let line = line.map_err(std::io::Error::other)?;
+        let end = line.offset + line.bytes.len() as u64 + 1;
+        if super::list::is_lesson_line(&line.bytes) {
+            let event = line.parse(ledger).map_err(std::io::Error::other)?;
+            if let Some(lesson) = RecentLesson::of(&event) {
+                kept.count += 1;
+                kept.recent.push_back(lesson);
+                while kept.recent.len() > RECENT_LESSONS {
+                    kept.recent.pop_front();
+                }
+            }
+        }
+        let Ok(view) = intent_ledger::line::inspect(&line.bytes) else {
+            break;
+        };
+        kept.stamp = Stamp {
+            seq: view.seq,
+            h: String::from_utf8_lossy(view.h).into_owned(),
+            end,
+        };
+    }
+    Ok(())
+}
