@@ -208,9 +208,12 @@ fn a_fetched_ledger_that_does_not_verify_is_refused() {
         .unwrap()
         .unwrap()
         .path();
-    let text = std::fs::read_to_string(&piece).unwrap();
+    // Parts are zstd frames of ledger lines: the forger decodes, edits, encodes.
+    let frame = std::fs::read(&piece).unwrap();
+    let text = String::from_utf8(zstd::decode_all(frame.as_slice()).unwrap()).unwrap();
     assert!(text.contains("INT-001"));
-    std::fs::write(&piece, text.replace("INT-001", "INT-666")).unwrap();
+    let forged_text = text.replace("INT-001", "INT-666");
+    std::fs::write(&piece, zstd::encode_all(forged_text.as_bytes(), 1).unwrap()).unwrap();
     git(&forged, &["commit", "-qam", "forged"]);
     git(
         &forged,

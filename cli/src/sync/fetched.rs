@@ -15,7 +15,7 @@ use intent_ledger::Workspace;
 use serde::{Deserialize, Serialize};
 
 use super::git;
-use super::publish::{ordered_parts, read_meta, Meta};
+use super::publish::{decode_part, ordered_parts, read_meta, Meta};
 
 /// A fetched ledger on disk.
 #[derive(Debug, Clone)]
@@ -202,11 +202,12 @@ pub fn update(
         .map(|(_, oid)| oid.clone())
         .collect();
     let blobs = git::blobs(dir_git, &wanted)?;
-    let mut tail = Vec::with_capacity(blobs.iter().map(Vec::len).sum());
+    let mut tail = Vec::new();
     let mut end = keep;
-    for ((name, oid), blob) in parts[new_parts.len()..].iter().zip(&blobs) {
-        tail.extend_from_slice(blob);
-        end += blob.len() as u64;
+    for ((name, oid), blob) in parts[new_parts.len()..].iter().zip(blobs) {
+        let lines = decode_part(name, blob)?;
+        tail.extend_from_slice(&lines);
+        end += lines.len() as u64;
         new_parts.push((name.clone(), oid.clone(), end));
     }
     let refetched = read_range(&ledger_path, keep, old_end)?;

@@ -1,7 +1,7 @@
 //! Publishing this clone's ledger as git objects under `refs/intent/ledgers/<id>`.
 //!
 //! The ledger is stored in sealed segments of [`SEGMENT_LINES`] lines
-//! (`segments/<first seq>.jsonl`), tail pieces (`tail/<first seq>.jsonl`: the lines
+//! (`segments/<first seq>.jsonl.zst`), tail pieces (`tail/<first seq>.jsonl.zst`: the lines
 //! each publish added since the last sealed segment), and `ledger.json` (ledger id,
 //! where it ended, who owns it). No file ever changes once written. A publish writes
 //! one new piece holding only its new lines; when the pieces add up to a segment (or
@@ -54,7 +54,7 @@ pub struct Meta {
     pub sealed_seq: u64,
     /// Lines per sealed segment.
     pub segment_lines: u64,
-    /// Tail pieces after the sealed segments, in order (`tail/<first seq>.jsonl`).
+    /// Tail pieces after the sealed segments, in order (`tail/<first seq>.jsonl.zst`).
     #[serde(default)]
     pub pieces: Vec<String>,
     /// Who owns the ledger: git's `user.email` (or `user.name`) of the clone.
@@ -159,7 +159,7 @@ pub fn publish(workspace: &Workspace, measure: bool) -> anyhow::Result<Published
     let mut new_segments = 0;
     let mut sealed_end = start;
     let mut sealed_last = sealed_seq;
-    let mut files: Vec<(String, &[u8])> = Vec::new();
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut deleted: Vec<String> = Vec::new();
     let mut pieces = old_pieces.clone();
     if lines.len() as u64 >= SEGMENT_LINES || old_pieces.len() >= MAX_PIECES {
@@ -172,14 +172,17 @@ pub fn publish(workspace: &Workspace, measure: bool) -> anyhow::Result<Published
             let chunk_len: usize = chunk.iter().map(|l| l.len).sum();
             let body = &bytes[offset..offset + chunk_len];
             if chunk.len() as u64 == SEGMENT_LINES {
-                files.push((format!("segments/{:012}.jsonl", chunk[0].seq), body));
+                files.push((
+                    format!("segments/{:012}{PART_SUFFIX}", chunk[0].seq),
+                    encode_part(body)?,
+                ));
                 sealed_end += chunk_len as u64;
                 sealed_last = chunk[chunk.len() - 1].seq;
                 new_segments += 1;
             } else {
-                let name = format!("tail/{:012}.jsonl", chunk[0].seq);
+                let name = format!("tail/{:012}{PART_SUFFIX}", chunk[0].seq);
                 pieces.push(name.clone());
-                files.push((name, body));
+                files.push((name, encode_part(body)?));
             }
             offset += chunk_len;
         }
@@ -196,9 +199,9 @@ pub fn publish(workspace: &Workspace, measure: bool) -> anyhow::Result<Published
             .find(|(at, _)| *at >= from)
             .map(|(_, seq)| seq)
             .expect("new lines after the previous publish");
-        let name = format!("tail/{first:012}.jsonl");
+        let name = format!("tail/{first:012}{PART_SUFFIX}");
         pieces.push(name.clone());
-        files.push((name, &bytes[from..]));
+        files.push((name, encode_part(&bytes[from..])?));
     }
     let last_line = lines.last().expect("non-empty");
     let meta = Meta {
@@ -226,7 +229,7 @@ pub fn publish(workspace: &Workspace, measure: bool) -> anyhow::Result<Published
         published_at: line::format_ts(time::OffsetDateTime::now_utc()),
     };
     let meta_json = serde_json::to_vec_pretty(&meta)?;
-    files.push(("ledger.json".to_string(), &meta_json));
+    files.push(("ledger.json".to_string(), meta_json));
 
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
     let message = format!("intent ledger {ledger_id}: seq {last_seq}\n");
@@ -265,6 +268,37 @@ pub fn publish(workspace: &Workspace, measure: bool) -> anyhow::Result<Published
         new_segments,
         object_bytes,
     })
+}
+
+/// How parts are named now: zstd frames of ledger lines. Parts published before
+/// (`.jsonl`, the lines as they are) are read alike.
+const PART_SUFFIX: &str = ".jsonl.zst";
+
+/// Largest part a fetch decompresses (a sealed segment is 4096 lines): a part that
+/// claims more is refused, not allowed to fill the memory of whoever fetches it.
+const MAX_PART_BYTES: u64 = 1 << 30;
+
+/// Compresses one part's lines (zstd level 1: fast, and ~7× smaller for ledger
+/// lines, so git packs and sends ~7× fewer bytes).
+fn encode_part(lines: &[u8]) -> anyhow::Result<Vec<u8>> {
+    zstd::bulk::compress(lines, 1).context("compressing a ledger part")
+}
+
+/// The ledger lines of part `name` from its blob: a zstd frame for `.zst` parts,
+/// the lines themselves for parts published before compression.
+pub fn decode_part(name: &str, blob: Vec<u8>) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read as _;
+    if !name.ends_with(".zst") {
+        return Ok(blob);
+    }
+    let mut lines = Vec::with_capacity(blob.len() * 8);
+    zstd::stream::read::Decoder::new(blob.as_slice())
+        .and_then(|d| d.take(MAX_PART_BYTES + 1).read_to_end(&mut lines))
+        .with_context(|| format!("{name} is not a readable zstd frame"))?;
+    if lines.len() as u64 > MAX_PART_BYTES {
+        anyhow::bail!("{name} decompresses to more than {MAX_PART_BYTES} bytes");
+    }
+    Ok(lines)
 }
 
 /// The ledger's parts in a published tree, in ledger order: sealed segments, then
@@ -370,4 +404,32 @@ fn machine() -> String {
         .ok()
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "unknown".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_round_trip_and_older_plain_parts_read_as_they_are() {
+        let lines = b"{\"v\":1,\"seq\":1}\n".repeat(500);
+        let frame = encode_part(&lines).unwrap();
+        assert!(
+            frame.len() * 5 < lines.len(),
+            "{} of {}",
+            frame.len(),
+            lines.len()
+        );
+        let name = format!("segments/000000000001{PART_SUFFIX}");
+        assert_eq!(decode_part(&name, frame).unwrap(), lines);
+        assert_eq!(
+            decode_part("tail/000000000001.jsonl", lines.clone()).unwrap(),
+            lines
+        );
+        let err = decode_part(&name, b"not a frame".to_vec()).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("not a readable zstd frame"),
+            "{err:#}"
+        );
+    }
 }

@@ -11,7 +11,9 @@ use intent_ledger::{line, recovery, Workspace};
 use serde::Serialize;
 
 use super::git;
-use super::publish::{ledger_id_of, ledger_ref, ordered_parts, read_meta, still_holds, Meta};
+use super::publish::{
+    decode_part, ledger_id_of, ledger_ref, ordered_parts, read_meta, still_holds, Meta,
+};
 
 /// How the live ledger stands against its last checkpoint.
 #[derive(Debug, Clone, Serialize)]
@@ -117,11 +119,12 @@ pub fn restore(workspace: &Workspace) -> anyhow::Result<Option<Restored>> {
     let meta = &check.checkpoint;
     let commit = git::resolve(dir, &check.reference).context("checkpoint ref vanished")?;
     let files = git::tree_files(dir, &commit)?;
-    let oids: Vec<String> = ordered_parts(&files)
-        .into_iter()
-        .map(|(_, oid)| oid)
-        .collect();
-    let mut target: Vec<u8> = git::blobs(dir, &oids)?.concat();
+    let parts = ordered_parts(&files);
+    let oids: Vec<String> = parts.iter().map(|(_, oid)| oid.clone()).collect();
+    let mut target: Vec<u8> = Vec::new();
+    for ((name, _), blob) in parts.iter().zip(git::blobs(dir, &oids)?) {
+        target.extend_from_slice(&decode_part(name, blob)?);
+    }
     let verdict = intent_ledger::verify_bytes(&target);
     if !verdict.is_intact()
         || verdict.last_seq != meta.seq

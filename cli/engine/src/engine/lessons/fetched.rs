@@ -84,30 +84,44 @@ pub fn refresh(workspace: &Workspace, sources: &[Source]) -> std::io::Result<Fet
     Ok(new)
 }
 
-/// Reads the lines of `ledger` after `kept.stamp`.
+/// Reads the lines of `ledger` after `kept.stamp`. Lesson lines are found by their
+/// envelope without parsing; only the newest [`RECENT_LESSONS`] of them are parsed
+/// (a first read of a teammate's ledger may hold hundreds of thousands).
 fn catch_up(ledger: &Path, kept: &mut LedgerLessons) -> std::io::Result<()> {
     let reader = LineReader::open_at(ledger, kept.stamp.end).map_err(std::io::Error::other)?;
+    let mut newest: VecDeque<intent_ledger::RawLine> = VecDeque::new();
     for line in reader {
         let line = line.map_err(std::io::Error::other)?;
         let end = line.offset + line.bytes.len() as u64 + 1;
+        let Ok(view) = intent_ledger::line::inspect(&line.bytes) else {
+            break;
+        };
+        let stamp = Stamp {
+            seq: view.seq,
+            h: String::from_utf8_lossy(view.h).into_owned(),
+            end,
+        };
         if super::list::is_lesson_line(&line.bytes) {
-            let event = line.parse(ledger).map_err(std::io::Error::other)?;
-            if let Some(lesson) = RecentLesson::of(&event) {
-                kept.count += 1;
+            newest.push_back(line);
+            if newest.len() > RECENT_LESSONS {
+                newest.pop_front();
+            }
+            kept.count += 1;
+        }
+        kept.stamp = stamp;
+    }
+    for line in newest {
+        let event = line.parse(ledger).map_err(std::io::Error::other)?;
+        match RecentLesson::of(&event) {
+            Some(lesson) => {
                 kept.recent.push_back(lesson);
                 while kept.recent.len() > RECENT_LESSONS {
                     kept.recent.pop_front();
                 }
             }
+            // Found by its envelope but not a readable lesson: not counted.
+            None => kept.count = kept.count.saturating_sub(1),
         }
-        let Ok(view) = intent_ledger::line::inspect(&line.bytes) else {
-            break;
-        };
-        kept.stamp = Stamp {
-            seq: view.seq,
-            h: String::from_utf8_lossy(view.h).into_owned(),
-            end,
-        };
     }
     Ok(())
 }
