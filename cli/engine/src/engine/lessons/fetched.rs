@@ -125,3 +125,64 @@ fn catch_up(ledger: &Path, kept: &mut LedgerLessons) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use intent_ledger::NewEvent;
+    use serde_json::json;
+
+    use super::*;
+
+    fn append(ws: &Workspace, kind: &str, data: serde_json::Value) {
+        let mut ledger = ws.open_ledger(Default::default()).unwrap();
+        ledger.append(NewEvent::new(kind, "test", data)).unwrap();
+    }
+
+    #[test]
+    fn a_refresh_counts_every_lesson_keeps_the_newest_and_reads_only_what_is_new() {
+        let dir = tempfile::tempdir().unwrap();
+        let teammate = Workspace::at(dir.path().join("teammate"));
+        std::fs::create_dir_all(teammate.root()).unwrap();
+        teammate.init().unwrap();
+        for i in 0..50 {
+            append(
+                &teammate,
+                "lesson",
+                json!({ "text": format!("lesson {i}") }),
+            );
+            append(
+                &teammate,
+                "prompt",
+                json!({ "text": format!("prompt {i}") }),
+            );
+        }
+        let home = Workspace::at(dir.path().join("home"));
+        std::fs::create_dir_all(home.root()).unwrap();
+        home.init().unwrap();
+        let sources = [Source {
+            ledger_id: "t".repeat(64),
+            label: "teammate".to_string(),
+            ledger: teammate.ledger_path(),
+        }];
+        let texts = |kept: &LedgerLessons| -> Vec<String> {
+            kept.recent.iter().map(|l| l.text.clone()).collect()
+        };
+        let first = refresh(&home, &sources).unwrap();
+        let kept = &first.ledgers[&"t".repeat(64)];
+        assert_eq!(kept.count, 50);
+        let expected: Vec<String> = (30..50).map(|i| format!("lesson {i}")).collect();
+        assert_eq!(texts(kept), expected);
+        for i in 50..55 {
+            append(
+                &teammate,
+                "lesson",
+                json!({ "text": format!("lesson {i}") }),
+            );
+        }
+        let second = refresh(&home, &sources).unwrap();
+        let kept = &second.ledgers[&"t".repeat(64)];
+        assert_eq!(kept.count, 55, "the 50 read before are not counted again");
+        let expected: Vec<String> = (35..55).map(|i| format!("lesson {i}")).collect();
+        assert_eq!(texts(kept), expected);
+    }
+}
