@@ -20,7 +20,7 @@ use std::time::Instant;
 
 #[path = "support/clones.rs"]
 mod clones;
-use clones::{append, env, git, intent, new_repo, p50, sync};
+use clones::{append, env, git, home_with_remote, intent, new_repo, p50, sync};
 
 fn main() {
     let bin = std::env::var("INTENT_BENCH_BIN")
@@ -76,17 +76,7 @@ fn main() {
     );
 
     // 2. Queries over fetched ledgers.
-    let remote = base.join("remote.git");
-    git(&base, &["init", "-q", "--bare", remote.to_str().unwrap()]);
-    let home = base.join("home");
-    new_repo(&home, &bin);
-    git(&home, &["add", "-A"]);
-    git(&home, &["commit", "-qm", "init"]);
-    git(
-        &home,
-        &["remote", "add", "origin", remote.to_str().unwrap()],
-    );
-    git(&home, &["push", "-q", "origin", "main"]);
+    let (home, remote) = home_with_remote(&base, &bin);
     for c in 0..clones {
         let root = base.join(format!("clone{c}"));
         git(

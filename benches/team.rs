@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 #[path = "support/clones.rs"]
 mod clones;
-use clones::{append, env, git, intent, new_repo, p50, sync};
+use clones::{append, env, git, home_with_remote, intent, new_repo, p50, sync};
 
 /// A clone at `root` whose ledger holds `events` events, published to `remote`.
 /// Its own repository has no remote, so `intent sync` only publishes locally (it
@@ -66,17 +66,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().canonicalize().unwrap();
 
-    let remote = base.join("remote.git");
-    git(&base, &["init", "-q", "--bare", remote.to_str().unwrap()]);
-    let home = base.join("home");
-    new_repo(&home, &bin);
-    git(&home, &["add", "-A"]);
-    git(&home, &["commit", "-qm", "init"]);
-    git(
-        &home,
-        &["remote", "add", "origin", remote.to_str().unwrap()],
-    );
-    git(&home, &["push", "-q", "origin", "main"]);
+    let (home, remote) = home_with_remote(&base, &bin);
     let why: &[&str] = &["why", "src/app.ts:2"];
     // `token` is in every lesson (the worst case: every document matches and is
     // scored); `4242` is in one lesson of each ledger that has one.

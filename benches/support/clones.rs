@@ -121,3 +121,20 @@ pub fn new_repo(root: &Path, bin: &str) {
     .unwrap();
     intent(bin, root, &["init"], None);
 }
+
+/// A bare remote `base/remote.git` and a clone `base/home` with Intent Ledger set up,
+/// its first commit pushed; returns (home, remote).
+pub fn home_with_remote(base: &Path, bin: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let remote = base.join("remote.git");
+    git(base, &["init", "-q", "--bare", remote.to_str().unwrap()]);
+    let home = base.join("home");
+    new_repo(&home, bin);
+    git(&home, &["add", "-A"]);
+    git(&home, &["commit", "-qm", "init"]);
+    git(
+        &home,
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    git(&home, &["push", "-q", "origin", "main"]);
+    (home, remote)
+}

@@ -178,6 +178,21 @@ fn a_query_gives_up_on_a_held_projection_lock_saying_who_to_ask() {
         stderr(&out)
     );
     let _held = LockHolder::hold_file(&lock);
+    // Nothing new in the ledger: the projection is up to date and the query needs
+    // no lock at all.
+    let out = ws
+        .command(&["why", "README.md:1"])
+        .env("INTENT_LOCK_WAIT_MS", "300")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // An event the projection has not seen: the query must take the lock, and gives
+    // up on it saying who holds it.
+    let appended = ws.run(
+        &["append"],
+        Some(b"{\"kind\":\"lesson\",\"source\":\"test\",\"data\":{\"text\":\"new\"}}\n"),
+    );
+    assert!(appended.status.success(), "{}", stderr(&appended));
     let started = Instant::now();
     let out = ws
         .command(&["why", "README.md:1"])
