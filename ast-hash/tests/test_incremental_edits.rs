@@ -87,6 +87,28 @@ fn every_line_deletion_of_every_corpus_file_reparses_like_fresh() {
     assert!(checked > 5000, "only {checked} deletions");
 }
 
+/// A Rust file ending in an attribute whose item never came: the attribute's
+/// statement takes in the file's trailing blank. Replayed after an edit above it,
+/// it once added that blank twice (found by the random edits below).
+#[test]
+fn dangling_attribute_at_the_end_reparses_like_fresh() {
+    for tail in ["\n", "\n\n", "", "\n// a note\n"] {
+        let before = format!("mod a;\nmod b;\n\n#[derive(Debug, Default)]{tail}");
+        let previous = SourceFile::new("src/lib.rs".to_string(), before.clone());
+        let next = SourceFile::new("src/lib.rs".to_string(), before.replacen("mod b;\n", "", 1));
+        assert_incremental_equals_fresh(&previous, &next);
+    }
+}
+
+/// How many random edit sequences each language gets (`PROPTEST_CASES` to search
+/// harder locally).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(64)
+}
+
 fn edits() -> impl Strategy<Value = Vec<(usize, usize, usize, usize, usize)>> {
     prop::collection::vec(
         (
@@ -101,7 +123,7 @@ fn edits() -> impl Strategy<Value = Vec<(usize, usize, usize, usize, usize)>> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 64, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(Config { cases: cases(), failure_persistence: None, ..Config::default() })]
 
     #[test]
     fn python_line_edits_reparse_like_fresh(pick in any::<usize>(), edits in edits()) {

@@ -209,30 +209,25 @@ struct Context {
 }
 
 fn context(workspace: &Workspace, raw_path: &str) -> Result<Context> {
-    Ok(context_if(workspace, raw_path, false)?.expect("every path answered"))
+    let rel = relative_path(workspace, raw_path)?;
+    Ok(context_if(workspace, rel, false)?.expect("every path answered"))
 }
 
-/// The context, or `None` when `only_recorded` and the ledger has no traced write
-/// of the path (checked before the intents are caught up or the file is read).
-fn context_if(
-    workspace: &Workspace,
-    raw_path: &str,
-    only_recorded: bool,
-) -> Result<Option<Context>> {
-    Lineage::catch_up(workspace, &NoProgress)?;
+/// `raw_path` relative to the workspace root, `/`-separated: taken from the current
+/// directory when it is inside the workspace, else from the workspace root
+/// (`--workspace DIR` from elsewhere).
+pub fn relative_path(workspace: &Workspace, raw_path: &str) -> Result<String> {
     use intent_ledger::gate::PathProblem;
     let root = workspace
         .root()
         .canonicalize()
         .map_err(|e| QueryError::io(workspace.root(), e))?;
-    // Relative paths are taken from the current directory when it is inside the
-    // workspace, else from the workspace root (`--workspace DIR` from elsewhere).
     let cwd = std::env::current_dir()
         .ok()
         .and_then(|d| d.canonicalize().ok())
         .filter(|d| d.starts_with(&root))
         .unwrap_or_else(|| root.clone());
-    let rel = intent_ledger::gate::workspace_relative(&root, &cwd, raw_path).map_err(|e| {
+    intent_ledger::gate::workspace_relative(&root, &cwd, raw_path).map_err(|e| {
         QueryError::Invalid(match e {
             PathProblem::OutsideWorkspace(p) => format!(
                 "{raw_path} resolves to {}, outside the workspace {}",
@@ -241,13 +236,20 @@ fn context_if(
             ),
             PathProblem::Unusable(why) => format!("{raw_path:?} is not a usable path: {why}"),
         })
-    })?;
+    })
+}
+
+/// The context of workspace-relative `rel`, or `None` when `only_recorded` and the
+/// ledger has no traced write of it (checked before the intents are caught up or
+/// the file is read).
+fn context_if(workspace: &Workspace, rel: String, only_recorded: bool) -> Result<Option<Context>> {
+    Lineage::catch_up(workspace, &NoProgress)?;
     let shard = lineage::shard(workspace, &rel);
     if only_recorded && shard.is_none() && lineage::traces(workspace, &rel)?.is_empty() {
         return Ok(None);
     }
     let (intents, _) = IntentState::catch_up(workspace, &NoProgress)?;
-    let bytes = std::fs::read(root.join(&rel)).ok();
+    let bytes = std::fs::read(workspace.root().join(&rel)).ok();
     let binary = bytes
         .as_deref()
         .is_some_and(intent_ledger::lines::is_binary);
@@ -267,11 +269,16 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer> {
     answer(workspace, target, cx)
 }
 
-/// Answers `why` for `target` from a ledger that has a traced write of its path;
-/// `None` when it has none (another clone's ledger that never touched the file
-/// has nothing to add, and is skipped before any file is read or analysed).
-pub fn why_if_recorded(workspace: &Workspace, target: &Target) -> Result<Option<WhyAnswer>> {
-    match context_if(workspace, target.path(), true)? {
+/// Answers `why` for `target`, whose path is `rel` (see [`relative_path`]), from a
+/// ledger that has a traced write of it; `None` when it has none (another clone's
+/// ledger that never touched the file has nothing to add, and is skipped before
+/// any file is read or analysed).
+pub fn why_if_recorded(
+    workspace: &Workspace,
+    target: &Target,
+    rel: &str,
+) -> Result<Option<WhyAnswer>> {
+    match context_if(workspace, rel.to_string(), true)? {
         Some(cx) => answer(workspace, target, cx).map(Some),
         None => Ok(None),
     }

@@ -58,6 +58,7 @@ mod test_search;
 mod test_shell_after;
 mod test_snapshots;
 mod test_static_build;
+mod test_sync_faults;
 mod test_sync_trust;
 mod test_tamper;
 mod test_teammate_versions;

@@ -244,3 +244,68 @@ fn squash_merged_and_rebased_branches_keep_their_answers() {
         );
     }
 }
+
+/// `why` resolves the path once for every fetched ledger (from a subdirectory
+/// too), and reads a fetched ledger's state only when it answers: one whose first
+/// fetch is unfinished (no state recorded yet) is offered by neither `why` nor
+/// `search` until it is complete.
+#[test]
+fn a_fetched_ledger_answers_from_a_subdirectory_and_only_once_its_fetch_is_complete() {
+    let (_dir, _remote, alice, bob) = two_clones();
+    alice.select("a1");
+    alice.agent_write("a1", "src/sign.ts", &sign(8), "w1");
+    commit_and_push(&alice, "sign");
+    sync(&alice);
+    pull(&bob);
+    sync(&bob);
+    let signs = trace_ids(&alice, "src/sign.ts");
+
+    let from_src = std::process::Command::new(crate::common::intent_bin())
+        .args(["--json", "why", "sign.ts:2"])
+        .current_dir(bob.root.join("src"))
+        .output()
+        .unwrap();
+    assert!(from_src.status.success(), "{from_src:?}");
+    let answer: Value = serde_json::from_slice(&from_src.stdout).unwrap();
+    assert_eq!(answer["path"], "src/sign.ts", "{answer:#}");
+    assert_eq!(entries(&answer), [(signs[0].clone(), true)], "{answer:#}");
+
+    let searched = |bob: &Checkout| -> Vec<Value> {
+        let out = bob.intent_ok(&["--json", "search", "sign"]);
+        let results: Value = serde_json::from_str(&out).unwrap();
+        results["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|h| h["ledger"].is_string())
+            .cloned()
+            .collect()
+    };
+    assert!(!searched(&bob).is_empty(), "alice's trace is found");
+
+    let fetched = bob.root.join(".git/intent/fetched");
+    let alices = std::fs::read_dir(&fetched)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .next()
+        .expect("alice's ledger was fetched");
+    let state = alices.join("state.json");
+    let parked = alices.join("state.parked");
+    std::fs::rename(&state, &parked).unwrap();
+    let answer = bob.why("src/sign.ts:2");
+    assert!(
+        entries(&answer).iter().all(|(_, fetched)| !fetched),
+        "{answer:#}"
+    );
+    assert!(
+        searched(&bob).is_empty(),
+        "an unfinished fetch is not offered"
+    );
+
+    std::fs::rename(&parked, &state).unwrap();
+    assert_eq!(
+        entries(&bob.why("src/sign.ts:2")),
+        [(signs[0].clone(), true)]
+    );
+    assert!(!searched(&bob).is_empty());
+}

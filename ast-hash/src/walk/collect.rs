@@ -87,7 +87,7 @@ impl<'s> Walker<'s> {
         item.reexport_all = reexport_all;
         item.module_syntax |= module_syntax;
         item.lines.end = lines_of(node).end;
-        self.extend_mark(index, node);
+        self.extend_mark(index, node.end_byte());
     }
 
     /// Ends top-level statement `node`: finishes its item unless it attaches to the

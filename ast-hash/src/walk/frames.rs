@@ -306,6 +306,14 @@ impl<'s> Walker<'s> {
 
     pub(super) fn exit(&mut self, frames: &mut Vec<Frame<'s>>) {
         let frame = frames.pop().expect("a frame to exit");
+        if frames.is_empty() {
+            // A last statement that attached to a next one that never came takes in
+            // what follows it (the file's trailing blank, comments): its record then
+            // spans more than its node, so no later walk replays it for the node alone.
+            if let Some(index) = self.item {
+                self.extend_mark(index, frame.end);
+            }
+        }
         self.gap(frame.last_end, frame.end);
         if frame.members {
             let members = self.members.pop().expect("the frame's members");

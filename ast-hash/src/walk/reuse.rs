@@ -176,12 +176,12 @@ impl<'s> Walker<'s> {
         });
     }
 
-    /// Makes top-level statement `index` end where `node` does (it attached to
-    /// `node`). Its record then spans more than its first node, so no later walk
-    /// replays it for that node alone.
-    pub(super) fn extend_mark(&mut self, index: usize, node: Node<'s>) {
+    /// Makes top-level statement `index` end at byte `end` (where the node it
+    /// attached to ends). Its record then spans more than its first node, so no
+    /// later walk replays it for that node alone.
+    pub(super) fn extend_mark(&mut self, index: usize, end: usize) {
         if let Some(mark) = self.item_marks.get_mut(index) {
-            mark.bytes.end = node.end_byte();
+            mark.bytes.end = mark.bytes.end.max(end);
         }
     }
 

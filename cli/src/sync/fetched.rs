@@ -85,28 +85,70 @@ pub fn team_index_dir(workspace: &Workspace) -> Option<PathBuf> {
     workspace.git_store_dir().map(|s| s.join("fetched-search"))
 }
 
-/// Every fetched ledger of this clone.
+/// Every fetched ledger of this clone, in ledger id order.
 pub fn list(workspace: &Workspace) -> Vec<Fetched> {
+    dirs(workspace)
+        .iter()
+        .filter_map(FetchedDir::load)
+        .collect()
+}
+
+/// A fetched ledger's directory, its `state.json` not read yet: a query that asks
+/// fifty ledgers about one file reads only the states of those that answer.
+#[derive(Debug, Clone)]
+pub struct FetchedDir {
+    dir: PathBuf,
+}
+
+impl FetchedDir {
+    /// The workspace seen through this ledger.
+    pub fn view(&self, workspace: &Workspace) -> Workspace {
+        workspace.with_fetched_ledger(
+            self.dir.join(intent_ledger::workspace::LEDGER_FILE),
+            self.dir.join("cache"),
+        )
+    }
+
+    /// Its ledger id (the directory is named by it).
+    pub fn id(&self) -> &str {
+        self.dir.file_name().and_then(|n| n.to_str()).unwrap_or("")
+    }
+
+    /// The ledger as the team search index sees it.
+    pub fn team_ledger(&self) -> intent_query::search::TeamLedger {
+        intent_query::search::TeamLedger {
+            id: self.id().to_string(),
+            ledger: self.dir.join(intent_ledger::workspace::LEDGER_FILE),
+        }
+    }
+
+    /// The ledger with who it came from; `None` while its first fetch is
+    /// unfinished (no state recorded yet): such a ledger is not offered.
+    pub fn load(&self) -> Option<Fetched> {
+        let state: State =
+            serde_json::from_slice(&std::fs::read(self.dir.join("state.json")).ok()?).ok()?;
+        Some(Fetched {
+            meta: state.meta?,
+            ledger: self.dir.join(intent_ledger::workspace::LEDGER_FILE),
+            cache: self.dir.join("cache"),
+        })
+    }
+}
+
+/// The fetched ledgers' directories, in ledger id order (each is named by its id).
+pub fn dirs(workspace: &Workspace) -> Vec<FetchedDir> {
     let Some(root) = root_dir(workspace) else {
         return Vec::new();
     };
     let Ok(entries) = std::fs::read_dir(&root) else {
         return Vec::new();
     };
-    let mut found: Vec<Fetched> = entries
+    let mut found: Vec<FetchedDir> = entries
         .flatten()
-        .filter_map(|entry| {
-            let dir = entry.path();
-            let state: State =
-                serde_json::from_slice(&std::fs::read(dir.join("state.json")).ok()?).ok()?;
-            Some(Fetched {
-                meta: state.meta?,
-                ledger: dir.join(intent_ledger::workspace::LEDGER_FILE),
-                cache: dir.join("cache"),
-            })
-        })
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|entry| FetchedDir { dir: entry.path() })
         .collect();
-    found.sort_by(|a, b| a.meta.ledger_id.cmp(&b.meta.ledger_id));
+    found.sort_by(|a, b| a.dir.cmp(&b.dir));
     found
 }
 

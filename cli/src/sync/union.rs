@@ -39,12 +39,23 @@ fn each<T>(
 /// it traced the path at all.
 pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer, QueryError> {
     let local = intent_query::why::why(workspace, target)?;
+    // Resolved once: every fetched ledger is asked about the same file.
+    let rel = intent_query::why::relative_path(workspace, target.path())?;
     let mut parts = vec![(None, local)];
-    for (label, answer) in each_fetched(workspace, "why", |ws| {
-        intent_query::why::why_if_recorded(ws, target)
-    }) {
-        if let Some(answer) = answer {
-            parts.push((Some(label), answer));
+    for dir in super::fetched::dirs(workspace) {
+        let answer = intent_query::why::why_if_recorded(&dir.view(workspace), target, &rel);
+        // Only a ledger with something to say is named (its state read).
+        let answered = match answer {
+            Ok(None) => continue,
+            Ok(Some(answer)) => Ok(answer),
+            Err(err) => Err(err),
+        };
+        let Some(fetched) = dir.load() else {
+            continue; // its first fetch is unfinished
+        };
+        match answered {
+            Ok(answer) => parts.push((Some(fetched.label()), answer)),
+            Err(err) => eprintln!("intent why: skipping {}: {err}", fetched.label()),
         }
     }
     Ok(intent_query::union::merge_why(parts).expect("this clone's answer"))
@@ -83,21 +94,26 @@ pub fn search(
     progress: &dyn Progress,
 ) -> Result<SearchResults, QueryError> {
     let mut results = intent_query::search::search_with(workspace, query, progress)?;
-    let fetched = super::fetched::list(workspace);
+    let fetched = super::fetched::dirs(workspace);
     let Some(dir) = super::fetched::team_index_dir(workspace).filter(|_| !fetched.is_empty())
     else {
         return Ok(results);
     };
-    let ledgers = team_ledgers(&fetched);
+    let ledgers: Vec<_> = fetched.iter().map(|f| f.team_ledger()).collect();
     match intent_query::search::search_team(&dir, &ledgers, query, progress) {
         Ok(mut found) => {
-            for hit in &mut found.hits {
+            // Only the ledgers that have hits are named (their states read); one
+            // whose first fetch is unfinished is not offered.
+            let mut labels = std::collections::HashMap::new();
+            found.hits.retain_mut(|hit| {
                 let id = hit.ledger.take().unwrap_or_default();
-                hit.ledger = fetched
-                    .iter()
-                    .find(|f| f.meta.ledger_id == id)
-                    .map(|f| f.label());
-            }
+                let label = labels.entry(id.clone()).or_insert_with(|| {
+                    let dir = fetched.iter().find(|f| f.id() == id)?;
+                    dir.load().map(|f| f.label())
+                });
+                hit.ledger = label.clone();
+                hit.ledger.is_some()
+            });
             results.hits.append(&mut found.hits);
             results.warnings.append(&mut found.warnings);
         }
@@ -110,15 +126,4 @@ pub fn search(
         .sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| b.ts.cmp(&a.ts)));
     results.hits.truncate(query.limit);
     Ok(results)
-}
-
-/// The fetched ledgers as the team index sees them.
-pub fn team_ledgers(fetched: &[super::fetched::Fetched]) -> Vec<intent_query::search::TeamLedger> {
-    fetched
-        .iter()
-        .map(|f| intent_query::search::TeamLedger {
-            id: f.meta.ledger_id.clone(),
-            ledger: f.ledger.clone(),
-        })
-        .collect()
 }

@@ -52,7 +52,22 @@ pub struct Workspace {
     cache: PathBuf,
     location: LedgerLocation,
     git: Option<GitCheckout>,
+    /// [`Workspace::projection_dir`], resolved once: finding it probes the disk, and
+    /// a query over fifty fetched ledgers asks each several times.
+    projections: ProjectionDir,
 }
+
+/// The projection directory once resolved; not part of a workspace's identity.
+#[derive(Debug, Clone, Default)]
+struct ProjectionDir(std::sync::OnceLock<PathBuf>);
+
+impl PartialEq for ProjectionDir {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for ProjectionDir {}
 
 impl Workspace {
     /// Uses `root` as the workspace root as given, finding the git checkout around it.
@@ -87,6 +102,7 @@ impl Workspace {
             cache,
             location,
             git,
+            projections: ProjectionDir::default(),
         }
     }
 
@@ -115,6 +131,7 @@ impl Workspace {
             cache,
             location: LedgerLocation::Fetched,
             git: self.git.clone(),
+            projections: ProjectionDir::default(),
         }
     }
 
@@ -167,14 +184,26 @@ impl Workspace {
     /// `search` still answer (rebuilt from the ledger there). Hooks never use the
     /// fallback: they run outside the sandbox.
     pub fn projection_dir(&self) -> PathBuf {
-        let cache = self.cache_dir();
-        if !self.is_initialized() || writable(&cache) {
-            return cache;
+        if let Some(dir) = self.projections.0.get() {
+            return dir.clone();
         }
-        let key = blake3::hash(self.cache.to_string_lossy().as_bytes()).to_hex();
-        std::env::temp_dir()
-            .join("intent-projections")
-            .join(&key.as_str()[..16])
+        if !self.is_initialized() {
+            // Not memoized: `intent init` may come next in this process.
+            return self.cache_dir();
+        }
+        self.projections
+            .0
+            .get_or_init(|| {
+                let cache = self.cache_dir();
+                if writable(&cache) {
+                    return cache;
+                }
+                let key = blake3::hash(self.cache.to_string_lossy().as_bytes()).to_hex();
+                std::env::temp_dir()
+                    .join("intent-projections")
+                    .join(&key.as_str()[..16])
+            })
+            .clone()
     }
 
     /// Returns whether `.orchestration/` exists.
@@ -375,13 +404,13 @@ active_intents:
 /// Whether files can be created in `dir` (creating it if needed): a read-only
 /// mount or permissions say no.
 fn writable(dir: &Path) -> bool {
-    if std::fs::create_dir_all(dir).is_err() {
-        return false;
-    }
-    let probe = dir.join(".writable");
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(probe)
-        .is_ok()
+    let probe = || {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(dir.join(".writable"))
+            .is_ok()
+    };
+    // The directory usually exists: one open answers.
+    probe() || (std::fs::create_dir_all(dir).is_ok() && probe())
 }

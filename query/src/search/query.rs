@@ -160,10 +160,13 @@ pub(crate) fn run(opened: &Opened, query: &SearchQuery) -> Result<SearchResults>
     for filter in filters(fields, query)? {
         clauses.push((Occur::Must, Box::new(ConstScoreQuery::new(filter, 0.0))));
     }
-    let combined: Box<dyn Query> = if clauses.is_empty() {
-        Box::new(AllQuery)
-    } else {
-        Box::new(BooleanQuery::new(clauses))
+    let combined: Box<dyn Query> = match clauses.len() {
+        0 => Box::new(AllQuery),
+        // The text alone, unwrapped: tantivy then skips blocks of documents whose
+        // best score cannot enter the top `limit` (block-max WAND), which matters
+        // when a word is in most of a team's documents.
+        1 => clauses.pop().expect("one clause").1,
+        _ => Box::new(BooleanQuery::new(clauses)),
     };
 
     let found: Vec<(f32, DocAddress)> = match &text {
