@@ -217,3 +217,25 @@ pub const SRC_INTENT: &str = "active_intents:
     owned_scope: [\"src/**\"]
     acceptance_criteria: [a]
 ";
+
+/// `intent` in `root` with every file it writes limited to `limit` bytes
+/// (`RLIMIT_FSIZE` through `prlimit`, `SIGXFSZ` ignored): a write past the limit
+/// fails with `EFBIG`, the way a full disk fails with `ENOSPC`.
+pub fn intent_with_file_limit(root: &Path, limit: u64) -> Command {
+    let size = format!("--fsize={limit}:{limit}");
+    let mut command = Command::new("prlimit");
+    command
+        .args([
+            size.as_str(),
+            "--",
+            "bash",
+            "-c",
+            "trap '' XFSZ; exec \"$@\"",
+            "limited",
+        ])
+        .arg(intent_bin())
+        .arg("--workspace")
+        .arg(root)
+        .env("PATH", path_with_intent());
+    command
+}

@@ -30,22 +30,9 @@ const NEW: &str = "export function start(): number {\n  return 2;\n}\n\nexport f
 /// Runs the hook with every file it writes limited to `limit` bytes.
 fn limited_hook(root: &Path, payload: &Value, limit: u64) -> std::process::Output {
     use std::io::Write as _;
-    let size = format!("--fsize={limit}:{limit}");
-    let mut child = Command::new("prlimit")
-        .args([
-            size.as_str(),
-            "--",
-            "bash",
-            "-c",
-            "trap '' XFSZ; exec \"$@\"",
-            "limited",
-        ])
-        .arg(intent_bin())
-        .arg("--workspace")
-        .arg(root)
+    let mut child = crate::common::intent_with_file_limit(root, limit)
         .args(["hook", "claude-code"])
         .env("INTENT_HELPER", "off")
-        .env("PATH", crate::common::path_with_intent())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

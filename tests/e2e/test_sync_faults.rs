@@ -14,10 +14,7 @@ use serde_json::Value;
 use crate::common::{intent_bin, stderr};
 use crate::gitrepo::{git, Checkout};
 use crate::test_git_sync::{sync, two_clones};
-
-fn sign(limit: u32) -> String {
-    format!("export function sign(key: string): boolean {{\n  return key.length > {limit};\n}}\n")
-}
+use crate::test_teammate_versions::{sign, trace_ids};
 
 /// The one fetched copy in `c`.
 fn fetched_copy(c: &Checkout) -> PathBuf {
@@ -33,21 +30,8 @@ fn fetched_copy(c: &Checkout) -> PathBuf {
 /// `intent --json sync` in `root` with every file it writes limited to `limit`
 /// bytes.
 fn limited_sync(root: &Path, limit: u64) -> std::process::Output {
-    let size = format!("--fsize={limit}:{limit}");
-    Command::new("prlimit")
-        .args([
-            size.as_str(),
-            "--",
-            "bash",
-            "-c",
-            "trap '' XFSZ; exec \"$@\"",
-            "limited",
-        ])
-        .arg(intent_bin())
-        .arg("--workspace")
-        .arg(root)
+    crate::common::intent_with_file_limit(root, limit)
         .args(["--json", "sync"])
-        .env("PATH", crate::common::path_with_intent())
         .stdin(Stdio::null())
         .output()
         .expect("prlimit runs")
@@ -61,14 +45,6 @@ fn fetched_entries(answer: &Value) -> Vec<String> {
         .iter()
         .filter(|h| h["ledger"].is_string())
         .map(|h| h["trace_id"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn trace_ids(c: &Checkout, rel: &str) -> Vec<String> {
-    c.events()
-        .into_iter()
-        .filter(|e| e.kind == "trace" && e.data["path"] == rel)
-        .map(|e| e.id)
         .collect()
 }
 

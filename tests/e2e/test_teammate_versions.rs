@@ -10,12 +10,12 @@ use serde_json::Value;
 use crate::gitrepo::{git, Checkout};
 use crate::test_git_sync::{sync, two_clones};
 
-fn sign(limit: u32) -> String {
+pub(crate) fn sign(limit: u32) -> String {
     format!("export function sign(key: string): boolean {{\n  return key.length > {limit};\n}}\n")
 }
 
 /// The trace event ids of `c`'s ledger for `rel`, oldest first.
-fn trace_ids(c: &Checkout, rel: &str) -> Vec<String> {
+pub(crate) fn trace_ids(c: &Checkout, rel: &str) -> Vec<String> {
     c.events()
         .into_iter()
         .filter(|e| e.kind == "trace" && e.data["path"] == rel)
