@@ -72,6 +72,9 @@ pub enum Command {
     Why(commands::why::WhyArgs),
     /// Every line of a file with its block and latest intent (git blame, by intent).
     Blame(commands::why::BlameArgs),
+    /// A reviewer's view of a range: its changes by intent and by behaviour, and
+    /// what needs eyes first (behaviour changes, untraced lines, out-of-scope work).
+    Review(commands::review::ReviewArgs),
     /// Rebuild projections (state, blocks, search, map) from the ledger alone.
     Rebuild(commands::rebuild::RebuildArgs),
     /// Write .orchestration/intent_map.md: per intent, the files and blocks it changed.
@@ -140,6 +143,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Show(args) => commands::show::run(&config, args),
         Command::Why(args) => commands::why::run_why(&config, args),
         Command::Blame(args) => commands::why::run_blame(&config, args),
+        Command::Review(args) => commands::review::run(&config, args),
         Command::Rebuild(args) => commands::rebuild::run(&config, args),
         Command::Map(args) => commands::rebuild::run_map(&config, args),
         Command::Bench(args) => commands::bench::run(&config, args),

@@ -54,6 +54,7 @@ mod test_lessons;
 mod test_lifecycle;
 mod test_mcp;
 mod test_recovery;
+mod test_review;
 mod test_search;
 mod test_shell_after;
 mod test_snapshots;

@@ -16,6 +16,7 @@ pub mod log;
 pub mod mcp;
 pub mod rebuild;
 mod repair;
+pub mod review;
 pub mod search;
 pub mod select;
 pub mod show;

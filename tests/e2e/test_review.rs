@@ -1,0 +1,170 @@
+//! `intent review` (issue #32) on a real repository: a branch with an agent's
+//! behaviour change, an agent's pure reformat through the hooks, a human's edit
+//! and an intent whose scope was narrowed after the fact. Every figure is checked
+//! against `git diff --numstat` and every attribution against the ledger.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::gitrepo::{git, Checkout};
+
+const UTIL: &str = "export function clamp(x: number, lo: number, hi: number): number {\n  return Math.min(hi, Math.max(lo, x));\n}\n";
+const UTIL_REFORMATTED: &str = "export function clamp(\n  x: number,\n  lo: number,\n  hi: number,\n): number {\n  return Math.min(hi, Math.max(lo, x));\n}\n";
+const AUTH: &str =
+    "export function verify(token: string): boolean {\n  return token.length > 8;\n}\n";
+
+fn numstat(c: &Checkout, range: &[&str]) -> BTreeMap<String, (u64, u64)> {
+    let mut args = vec!["diff", "--numstat", "-M"];
+    args.extend_from_slice(range);
+    git(&c.root, &args)
+        .lines()
+        .map(|l| {
+            let mut parts = l.split('\t');
+            let added = parts.next().unwrap().parse().unwrap();
+            let removed = parts.next().unwrap().parse().unwrap();
+            (parts.next().unwrap().to_string(), (added, removed))
+        })
+        .collect()
+}
+
+fn files(review: &Value) -> BTreeMap<String, (u64, u64)> {
+    review["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                (f["added"].as_u64().unwrap(), f["removed"].as_u64().unwrap()),
+            )
+        })
+        .collect()
+}
+
+fn trace_id(c: &Checkout, rel: &str) -> String {
+    c.events()
+        .into_iter()
+        .filter(|e| e.kind == "trace" && e.data["path"] == rel)
+        .map(|e| e.id)
+        .next_back()
+        .expect("a trace")
+}
+
+#[test]
+fn a_branch_is_reviewed_by_intent_with_what_needs_eyes_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = Checkout::create(&dir.path().join("repo"));
+    c.select("s1");
+    c.agent_write("s1", "src/util.ts", UTIL, "w0");
+    git(&c.root, &["add", "-A"]);
+    git(&c.root, &["commit", "-qm", "util"]);
+    git(&c.root, &["checkout", "-qb", "feature"]);
+
+    c.agent_write("s1", "src/auth.ts", AUTH, "w1");
+    c.agent_write("s1", "src/util.ts", UTIL_REFORMATTED, "w2");
+    std::fs::write(
+        c.root.join("src/app.ts"),
+        "export function start(): number {\n  return 2;\n}\n",
+    )
+    .unwrap();
+    // The scope is narrowed after the agent's work: auth.ts is now outside it.
+    let specs = c.root.join(".orchestration/active_intents.yaml");
+    let narrowed = std::fs::read_to_string(&specs)
+        .unwrap()
+        .replace("[\"src/**\"]", "[\"src/util.ts\", \"src/app.ts\"]");
+    std::fs::write(&specs, narrowed).unwrap();
+
+    let review: Value = serde_json::from_str(&c.intent_ok(&["--json", "review"])).unwrap();
+    assert_eq!(review["head"], "working tree");
+    git(&c.root, &["add", "-A"]); // numstat of new files needs them in the index
+    assert_eq!(
+        files(&review),
+        numstat(&c, &["--cached", "main"]),
+        "{review:#}"
+    );
+
+    let intent = &review["intents"][0];
+    assert_eq!(intent["id"], "INT-001", "{review:#}");
+    let changes = intent["changes"].as_array().unwrap();
+    let auth = changes.iter().find(|c| c["path"] == "src/auth.ts").unwrap();
+    assert_eq!(auth["class"], "behaviour", "{auth:#}");
+    assert_eq!(
+        (auth["start"].as_u64(), auth["end"].as_u64()),
+        (Some(1), Some(3))
+    );
+    assert_eq!(auth["session"], "s1");
+    assert_eq!(auth["trace_id"], trace_id(&c, "src/auth.ts"));
+    assert_eq!(auth["in_scope"], false);
+    let util = changes.iter().find(|c| c["path"] == "src/util.ts").unwrap();
+    assert_eq!(util["class"], "refactor", "{util:#}");
+    assert_eq!(util["trace_id"], trace_id(&c, "src/util.ts"));
+    assert!(
+        !util["labels"].as_array().unwrap().is_empty()
+            && !util["labels"]
+                .as_array()
+                .unwrap()
+                .contains(&"behaviour".into()),
+        "{util:#}"
+    );
+
+    let untraced: Vec<&str> = review["untraced"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert!(untraced.contains(&"src/app.ts"), "{review:#}");
+    assert!(!untraced.contains(&"src/auth.ts"), "{review:#}");
+
+    let attention: Vec<(String, String)> = review["attention"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["kind"].as_str().unwrap().to_string(),
+                a["path"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for expected in [
+        ("behaviour", "src/auth.ts"),
+        ("outside-scope", "src/auth.ts"),
+        ("untraced", "src/app.ts"),
+    ] {
+        assert!(
+            attention.contains(&(expected.0.to_string(), expected.1.to_string())),
+            "{expected:?} in {attention:?}"
+        );
+    }
+    assert!(
+        !attention.iter().any(|(_, p)| p == "src/util.ts"),
+        "a pure refactor needs no eyes first: {attention:?}"
+    );
+
+    let text = c.intent_ok(&["review"]);
+    assert!(text.contains("Needs eyes first:"), "{text}");
+    assert!(text.contains("OUTSIDE SCOPE"), "{text}");
+    let markdown = c.intent_ok(&["review", "--markdown"]);
+    assert!(
+        markdown.contains("#### Needs eyes first")
+            && markdown.contains("<details><summary>INT-001"),
+        "{markdown}"
+    );
+
+    // A committed range reads the same; a working tree that differs from HEAD in
+    // the range's files is refused with what to do.
+    git(&c.root, &["commit", "-qm", "feature"]);
+    let committed: Value =
+        serde_json::from_str(&c.intent_ok(&["--json", "review", "main..HEAD"])).unwrap();
+    assert_eq!(files(&committed), files(&review));
+    std::fs::write(c.root.join("src/auth.ts"), "// edited\n").unwrap();
+    let out = c.intent(&["review", "main..HEAD"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("check out"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
