@@ -153,12 +153,45 @@ fn a_branch_is_reviewed_by_intent_with_what_needs_eyes_first() {
         "{markdown}"
     );
 
-    // A committed range reads the same; a working tree that differs from HEAD in
-    // the range's files is refused with what to do.
+    // The check, under the default policy: out of scope fails, untraced warns.
+    let check = |c: &Checkout| {
+        let out = c.intent(&["review", "--check"], None);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, printed) = check(&c);
+    assert_eq!(code, Some(5), "{printed}");
+    assert!(
+        printed.contains("FAIL outside_scope src/auth.ts:1-3"),
+        "{printed}"
+    );
+    assert!(printed.contains("WARN untraced src/app.ts:2"), "{printed}");
+    assert!(!printed.contains("active_intents"), "{printed}");
+    // The scope is widened again (the finding resolved): the check passes.
+    std::fs::write(&specs, crate::common::SRC_INTENT).unwrap();
+    let (code, printed) = check(&c);
+    assert_eq!(code, Some(0), "{printed}");
+    assert!(
+        printed.contains("review check passed: 0 failing, 1 warnings"),
+        "{printed}"
+    );
+    // A stricter policy: every untraced line fails.
+    let policy = c.root.join(".orchestration/policy.yaml");
+    std::fs::write(&policy, "review:\n  untraced: fail\n").unwrap();
+    let (code, printed) = check(&c);
+    assert_eq!(code, Some(5), "{printed}");
+    assert!(printed.contains("FAIL untraced src/app.ts:2"), "{printed}");
+    std::fs::remove_file(&policy).unwrap();
+
+    // A committed range reads as git counts it; a working tree that differs from
+    // HEAD in the range's files is refused with what to do.
+    git(&c.root, &["add", "-A"]);
     git(&c.root, &["commit", "-qm", "feature"]);
     let committed: Value =
         serde_json::from_str(&c.intent_ok(&["--json", "review", "main..HEAD"])).unwrap();
-    assert_eq!(files(&committed), files(&review));
+    assert_eq!(files(&committed), numstat(&c, &["main..HEAD"]));
     std::fs::write(c.root.join("src/auth.ts"), "// edited\n").unwrap();
     let out = c.intent(&["review", "main..HEAD"], None);
     assert_eq!(out.status.code(), Some(1));

@@ -28,7 +28,8 @@ use crate::state::HookState;
 pub use command::{classify_command, CommandClass};
 pub use paths::{workspace_relative, PathProblem};
 pub use policy::{
-    AgentCompletion, ConfineShell, DangerAction, MismatchAction, Policy, PolicyError, TaskRefusal,
+    AgentCompletion, CheckAction, ConfineShell, DangerAction, MismatchAction, Policy, PolicyError,
+    ReviewPolicy, TaskRefusal,
 };
 pub use protected::{protected, tree_in_scope};
 pub use types::{Action, ActionClass, Decision, GateReason, IntentBrief, ReasonKind, Verdict};

@@ -64,6 +64,45 @@ pub enum AgentCompletion {
     Allow,
 }
 
+/// What `intent review --check` does with one kind of finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckAction {
+    /// Not reported.
+    Allow,
+    /// Reported; the check still passes.
+    Warn,
+    /// Reported; the check fails.
+    Fail,
+}
+
+/// The rules `intent review --check` applies to a range (the `review:` section).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReviewPolicy {
+    /// Lines no traced write made as they are: a human's edit, or an agent's the
+    /// ledger did not see. Default `warn`.
+    pub untraced: CheckAction,
+    /// Globs of files whose untraced lines are expected (lockfiles, generated
+    /// code, the specs themselves): never reported.
+    pub untraced_paths: Vec<String>,
+    /// Changes outside their intent's current `owned_scope`. Default `fail`.
+    pub outside_scope: CheckAction,
+    /// Behaviour changes (each needs a reviewer). Default `allow`.
+    pub behaviour: CheckAction,
+}
+
+impl Default for ReviewPolicy {
+    fn default() -> Self {
+        ReviewPolicy {
+            untraced: CheckAction::Warn,
+            untraced_paths: vec![".orchestration/**".to_string()],
+            outside_scope: CheckAction::Fail,
+            behaviour: CheckAction::Allow,
+        }
+    }
+}
+
 /// The gate's policy. Every field has a default, so an empty or missing file is the
 /// default policy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,6 +144,8 @@ pub struct Policy {
     /// under `intent confine` (Linux; where a front-end cannot rewrite the command,
     /// it is refused instead: docs/confine.md).
     pub confine_shell: ConfineShell,
+    /// What `intent review --check` fails on.
+    pub review: ReviewPolicy,
 }
 
 impl Default for Policy {
@@ -124,6 +165,7 @@ impl Default for Policy {
                 .map(String::from)
                 .to_vec(),
             confine_shell: ConfineShell::Off,
+            review: ReviewPolicy::default(),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! what is checked out there (the default: the merge base with the default
 //! branch up to the working tree).
 
+mod check;
 mod diff;
 mod render;
 
@@ -30,8 +31,12 @@ pub struct ReviewArgs {
     /// Default: the merge base with the default branch, up to the working tree.
     pub range: Option<String>,
     /// Print Markdown for a pull request comment instead of text.
-    #[arg(long, conflicts_with = "json")]
+    #[arg(long)]
     pub markdown: bool,
+    /// Apply the `review:` rules of `.orchestration/policy.yaml`: one line per
+    /// finding, exit 5 when one of them fails the check.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// The review of a range (`--json` prints it as is).
@@ -146,6 +151,9 @@ pub struct Attention {
 pub fn run(config: &Config, args: ReviewArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
     let review = build(config, args.range.as_deref())?;
+    if args.check {
+        return check::run(config, &review);
+    }
     if config.json() {
         println!("{}", serde_json::to_string_pretty(&review)?);
     } else if args.markdown {
