@@ -75,6 +75,9 @@ pub enum Command {
     /// A reviewer's view of a range: its changes by intent and by behaviour, and
     /// what needs eyes first (behaviour changes, untraced lines, out-of-scope work).
     Review(commands::review::ReviewArgs),
+    /// How much of a range agents wrote (per front-end, model, intent) and how much
+    /// people did, per file and per author, adding up to `git diff --numstat`.
+    Stats(commands::review::stats::StatsArgs),
     /// Rebuild projections (state, blocks, search, map) from the ledger alone.
     Rebuild(commands::rebuild::RebuildArgs),
     /// Write .orchestration/intent_map.md: per intent, the files and blocks it changed.
@@ -144,6 +147,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Why(args) => commands::why::run_why(&config, args),
         Command::Blame(args) => commands::why::run_blame(&config, args),
         Command::Review(args) => commands::review::run(&config, args),
+        Command::Stats(args) => commands::review::stats::run(&config, args),
         Command::Rebuild(args) => commands::rebuild::run(&config, args),
         Command::Map(args) => commands::rebuild::run_map(&config, args),
         Command::Bench(args) => commands::bench::run(&config, args),

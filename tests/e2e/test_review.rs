@@ -42,6 +42,41 @@ fn files(review: &Value) -> BTreeMap<String, (u64, u64)> {
         .collect()
 }
 
+/// `intent stats --json` agrees with `git diff --numstat` file by file, and its
+/// breakdowns add up.
+fn assert_stats_add_up(stats: &Value, git: &BTreeMap<String, (u64, u64)>) {
+    let n = |v: &Value| v.as_u64().unwrap();
+    let files: BTreeMap<String, (u64, u64)> = stats["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                (n(&f["added"]), n(&f["removed"])),
+            )
+        })
+        .collect();
+    assert_eq!(&files, git, "{stats:#}");
+    let t = &stats["totals"];
+    assert_eq!(n(&t["added"]), git.values().map(|v| v.0).sum::<u64>());
+    assert_eq!(
+        n(&t["agent"]) + n(&t["human"]) + n(&t["unattributed"]),
+        n(&t["added"])
+    );
+    for by in ["by_front_end", "by_model", "by_intent"] {
+        let sum: u64 = stats[by].as_object().unwrap().values().map(n).sum();
+        assert_eq!(sum, n(&t["agent"]), "{by}: {stats:#}");
+    }
+    let authors: u64 = stats["authors"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|a| n(&a["added"]))
+        .sum();
+    assert_eq!(authors, n(&t["added"]), "{stats:#}");
+}
+
 fn trace_id(c: &Checkout, rel: &str) -> String {
     c.events()
         .into_iter()
@@ -153,6 +188,20 @@ fn a_branch_is_reviewed_by_intent_with_what_needs_eyes_first() {
         "{markdown}"
     );
 
+    // Stats add up to git's figures, every breakdown to the agents' share.
+    let stats: Value = serde_json::from_str(&c.intent_ok(&["--json", "stats"])).unwrap();
+    assert_stats_add_up(&stats, &numstat(&c, &["--cached", "main"]));
+    assert_eq!(stats["totals"]["agent"], 3 + 5, "{stats:#}"); // auth.ts, util.ts's new lines
+    assert_eq!(stats["totals"]["refactor_only"], 5, "{stats:#}");
+    assert_eq!(stats["totals"]["human"], 2, "{stats:#}"); // app.ts, the narrowed spec
+    assert_eq!(stats["by_intent"]["INT-001"], 8, "{stats:#}");
+    assert_eq!(stats["by_front_end"]["claude-code"], 8, "{stats:#}");
+    assert_eq!(
+        stats["authors"]["Not Committed Yet"]["added"],
+        stats["totals"]["added"]
+    );
+    assert!(c.intent_ok(&["stats"]).contains("+10 −3 lines"));
+
     // The check, under the default policy: out of scope fails, untraced warns.
     let check = |c: &Checkout| {
         let out = c.intent(&["review", "--check"], None);
@@ -192,6 +241,15 @@ fn a_branch_is_reviewed_by_intent_with_what_needs_eyes_first() {
     let committed: Value =
         serde_json::from_str(&c.intent_ok(&["--json", "review", "main..HEAD"])).unwrap();
     assert_eq!(files(&committed), numstat(&c, &["main..HEAD"]));
+    let stats: Value =
+        serde_json::from_str(&c.intent_ok(&["--json", "stats", "main..HEAD"])).unwrap();
+    assert_stats_add_up(&stats, &numstat(&c, &["main..HEAD"]));
+    let authors = stats["authors"].as_object().unwrap();
+    assert_eq!(authors.len(), 1, "{stats:#}");
+    assert_eq!(
+        authors["Tester <tester@example.com>"]["added"],
+        stats["totals"]["added"]
+    );
     std::fs::write(c.root.join("src/auth.ts"), "// edited\n").unwrap();
     let out = c.intent(&["review", "main..HEAD"], None);
     assert_eq!(out.status.code(), Some(1));

@@ -11,6 +11,7 @@
 mod check;
 mod diff;
 mod render;
+pub mod stats;
 
 use std::collections::BTreeMap;
 use std::path::Path;
