@@ -78,6 +78,9 @@ pub enum Command {
     /// How much of a range agents wrote (per front-end, model, intent) and how much
     /// people did, per file and per author, adding up to `git diff --numstat`.
     Stats(commands::review::stats::StatsArgs),
+    /// The review of a range as a signed in-toto attestation (DSSE, signed with
+    /// git's SSH signing key), or `--verify FILE` to check one.
+    Attest(commands::attest::AttestArgs),
     /// Rebuild projections (state, blocks, search, map) from the ledger alone.
     Rebuild(commands::rebuild::RebuildArgs),
     /// Write .orchestration/intent_map.md: per intent, the files and blocks it changed.
@@ -148,6 +151,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Blame(args) => commands::why::run_blame(&config, args),
         Command::Review(args) => commands::review::run(&config, args),
         Command::Stats(args) => commands::review::stats::run(&config, args),
+        Command::Attest(args) => commands::attest::run(&config, args),
         Command::Rebuild(args) => commands::rebuild::run(&config, args),
         Command::Map(args) => commands::rebuild::run_map(&config, args),
         Command::Bench(args) => commands::bench::run(&config, args),

@@ -15,6 +15,7 @@ mod mockhttp;
 mod parity;
 mod test_analysis_cache;
 mod test_append_input;
+mod test_attest;
 mod test_checkpoints;
 mod test_classify;
 mod test_claude_code;

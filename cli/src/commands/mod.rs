@@ -1,6 +1,7 @@
 //! One module per subcommand: its arguments and its `run`.
 
 pub mod append;
+pub mod attest;
 pub mod bench;
 pub mod classify;
 pub mod confine;
