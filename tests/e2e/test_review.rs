@@ -9,9 +9,9 @@ use serde_json::Value;
 
 use crate::gitrepo::{git, Checkout};
 
-const UTIL: &str = "export function clamp(x: number, lo: number, hi: number): number {\n  return Math.min(hi, Math.max(lo, x));\n}\n";
-const UTIL_REFORMATTED: &str = "export function clamp(\n  x: number,\n  lo: number,\n  hi: number,\n): number {\n  return Math.min(hi, Math.max(lo, x));\n}\n";
-const AUTH: &str =
+pub(crate) const UTIL: &str = "export function clamp(x: number, lo: number, hi: number): number {\n  return Math.min(hi, Math.max(lo, x));\n}\n";
+pub(crate) const UTIL_REFORMATTED: &str = "export function clamp(\n  x: number,\n  lo: number,\n  hi: number,\n): number {\n  return Math.min(hi, Math.max(lo, x));\n}\n";
+pub(crate) const AUTH: &str =
     "export function verify(token: string): boolean {\n  return token.length > 8;\n}\n";
 
 fn numstat(c: &Checkout, range: &[&str]) -> BTreeMap<String, (u64, u64)> {

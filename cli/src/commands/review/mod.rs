@@ -10,6 +10,7 @@
 
 mod check;
 mod diff;
+mod html;
 mod render;
 pub mod stats;
 
@@ -34,6 +35,10 @@ pub struct ReviewArgs {
     /// Print Markdown for a pull request comment instead of text.
     #[arg(long)]
     pub markdown: bool,
+    /// Also write the review as one self-contained HTML page (no script, no
+    /// network) to FILE, with each file's new lines coloured by class and intent.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
     /// Apply the `review:` rules of `.orchestration/policy.yaml`: one line per
     /// finding, exit 5 when one of them fails the check.
     #[arg(long)]
@@ -152,6 +157,12 @@ pub struct Attention {
 pub fn run(config: &Config, args: ReviewArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
     let review = build(config, args.range.as_deref())?;
+    if let Some(path) = &args.html {
+        let page = html::page(&review, config.workspace.root());
+        intent_ledger::atomic::write(path, page.as_bytes(), intent_ledger::atomic::Sync::No)
+            .map_err(|e| anyhow::anyhow!("write {}: {e}", path.display()))?;
+        eprintln!("intent review: wrote {}", path.display());
+    }
     if args.check {
         return check::run(config, &review);
     }
