@@ -160,7 +160,7 @@ fn files(out: &mut String, review: &Review, root: &Path) {
                 .note
                 .as_deref()
                 .unwrap_or("no new lines (only removals)");
-            let _ = write!(out, "<p class=\"tag\">{}</p></div>\n", esc(note));
+            let _ = writeln!(out, "<p class=\"tag\">{}</p></div>", esc(note));
             continue;
         }
         let of_line = |n: u32| changes.iter().find(|c| (c.start..=c.end).contains(&n));
