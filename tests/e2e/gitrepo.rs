@@ -173,6 +173,31 @@ impl Checkout {
         self.hook(&payload)
     }
 
+    /// An agent in `session` runs `sh SCRIPT` through the hooks (Pre must allow it,
+    /// the command, Post); returns the Post reply.
+    pub fn agent_shell(&self, session: &str, script: &Path, id: &str) -> Value {
+        let command = format!("sh {}", script.display());
+        let mut payload = json!({"hook_event_name": "PreToolUse", "session_id": session,
+            "cwd": self.root, "prompt_id": format!("p-{id}"), "tool_name": "Bash",
+            "tool_input": {"command": command}, "tool_use_id": id});
+        let pre = self.hook(&payload);
+        assert!(
+            pre.get("hookSpecificOutput")
+                .and_then(|h| h.get("permissionDecision"))
+                .is_none_or(|d| d == "allow"),
+            "the gate refused `{command}`: {pre}"
+        );
+        let status = Command::new("sh")
+            .arg(script)
+            .current_dir(&self.root)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        payload["hook_event_name"] = json!("PostToolUse");
+        payload["tool_response"] = json!({"stdout": "", "stderr": "", "interrupted": false});
+        self.hook(&payload)
+    }
+
     /// An agent in `session` reads `rel` (Pre and Post of the Read tool): what the
     /// gate then expects on disk when the session writes it.
     /// Returns the PreToolUse reply.

@@ -259,3 +259,51 @@ fn a_branch_is_reviewed_by_intent_with_what_needs_eyes_first() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A command that wrote outside its intent's scope leaves a recorded violation:
+/// review names it and `--check` fails on it (policy `violations: fail`).
+#[test]
+fn a_recorded_violation_is_named_and_fails_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = Checkout::create(&dir.path().join("repo"));
+    git(&c.root, &["checkout", "-qb", "feature"]);
+    c.select("s1");
+    c.agent_write("s1", "src/auth.ts", AUTH, "w1");
+    let script = dir.path().join("notes.sh");
+    std::fs::write(&script, "mkdir -p docs && echo hi > docs/notes.md\n").unwrap();
+    c.agent_shell("s1", &script, "t-out");
+
+    let review: Value = serde_json::from_str(&c.intent_ok(&["--json", "review"])).unwrap();
+    let violations = review["violations"].as_array().unwrap();
+    assert_eq!(violations.len(), 1, "{review:#}");
+    assert_eq!(violations[0]["path"], "docs/notes.md");
+    assert_eq!(violations[0]["kind"], "scope_violation");
+    assert_eq!(violations[0]["session"], "s1");
+    let named = review["attention"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a["kind"] == "violation" && a["path"] == "docs/notes.md");
+    assert!(named, "{review:#}");
+
+    let out = c.intent(&["review", "--check"], None);
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(5), "{printed}");
+    assert!(
+        printed.contains("FAIL violations docs/notes.md:1"),
+        "{printed}"
+    );
+    // Under a policy that lets recorded violations pass, only the scope remains.
+    std::fs::write(
+        c.root.join(".orchestration/policy.yaml"),
+        "review:\n  violations: warn\n  outside_scope: warn\n",
+    )
+    .unwrap();
+    let out = c.intent(&["review", "--check"], None);
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{printed}");
+    assert!(
+        printed.contains("WARN violations docs/notes.md:1"),
+        "{printed}"
+    );
+}

@@ -90,6 +90,9 @@ pub struct ReviewPolicy {
     pub outside_scope: CheckAction,
     /// Behaviour changes (each needs a reviewer). Default `allow`.
     pub behaviour: CheckAction,
+    /// Violations the ledgers recorded for the range's files since its base
+    /// (writes outside scope, protected files touched). Default `fail`.
+    pub violations: CheckAction,
 }
 
 impl Default for ReviewPolicy {
@@ -99,6 +102,7 @@ impl Default for ReviewPolicy {
             untraced_paths: vec![".orchestration/**".to_string()],
             outside_scope: CheckAction::Fail,
             behaviour: CheckAction::Allow,
+            violations: CheckAction::Fail,
         }
     }
 }

@@ -18,7 +18,7 @@ pub const FAILED: u8 = 5;
 pub struct Finding {
     /// `fail` or `warn`.
     pub level: &'static str,
-    /// The rule: `untraced`, `outside_scope` or `behaviour`.
+    /// The rule: `untraced`, `outside_scope`, `behaviour` or `violations`.
     pub rule: &'static str,
     /// `PATH:LINES`.
     pub at: String,
@@ -40,6 +40,7 @@ pub fn findings(review: &Review, policy: &ReviewPolicy) -> Vec<Finding> {
             }
             "outside-scope" => ("outside_scope", policy.outside_scope),
             "behaviour" => ("behaviour", policy.behaviour),
+            "violation" => ("violations", policy.violations),
             _ => continue,
         };
         let level = match action {

@@ -13,6 +13,7 @@ mod diff;
 mod html;
 mod render;
 pub mod stats;
+mod violations;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -59,6 +60,8 @@ pub struct Review {
     /// Runs of new lines no traced write made as they are: a human's edit, or an
     /// agent's the ledger did not see.
     pub untraced: Vec<Change>,
+    /// Violations the ledgers recorded for the range's files since BASE was made.
+    pub violations: Vec<violations::RecordedViolation>,
     /// What needs a human's eyes first, in file order.
     pub attention: Vec<Attention>,
 }
@@ -141,7 +144,7 @@ pub struct Change {
 /// Something a reviewer should look at first.
 #[derive(Debug, Clone, Serialize)]
 pub struct Attention {
-    /// `behaviour`, `untraced`, `outside-scope` or `named-by-criteria`.
+    /// `behaviour`, `untraced`, `outside-scope`, `violation` or `named-by-criteria`.
     pub kind: &'static str,
     /// File.
     pub path: String,
@@ -202,6 +205,7 @@ pub fn build(config: &Config, range: Option<&str>) -> anyhow::Result<Review> {
         files: Vec::new(),
         intents: Vec::new(),
         untraced: Vec::new(),
+        violations: Vec::new(),
         attention: Vec::new(),
     };
     let mut by_intent: BTreeMap<String, Vec<Change>> = BTreeMap::new();
@@ -244,6 +248,8 @@ pub fn build(config: &Config, range: Option<&str>) -> anyhow::Result<Review> {
             changes,
         });
     }
+    let paths = review.files.iter().map(|f| f.path.as_str()).collect();
+    review.violations = violations::recorded(config, &base, &paths)?;
     review.attention = attention(&review);
     Ok(review)
 }
@@ -437,6 +443,32 @@ fn attention(review: &Review) -> Vec<Attention> {
             reason: "no traced write made these lines as they are (a human's edit, or an \
                      agent's the ledger did not see)"
                 .to_string(),
+        });
+    }
+    for v in &review.violations {
+        let (start, end) = review
+            .intents
+            .iter()
+            .flat_map(|i| &i.changes)
+            .chain(&review.untraced)
+            .filter(|c| c.path == v.path)
+            .fold((0, 0), |(s, e), c| {
+                (if s == 0 { c.start } else { s.min(c.start) }, e.max(c.end))
+            });
+        let by = v
+            .session
+            .as_deref()
+            .map_or(String::new(), |s| format!(" by session {s}"));
+        let under = v
+            .intent_id
+            .as_deref()
+            .map_or(String::new(), |i| format!(" under {i}"));
+        out.push(Attention {
+            kind: "violation",
+            path: v.path.clone(),
+            start,
+            end,
+            reason: format!("a {} was recorded{by}{under} (seq {})", v.kind, v.seq),
         });
     }
     out.sort_by(|a, b| (&a.path, a.start, a.kind).cmp(&(&b.path, b.start, b.kind)));
