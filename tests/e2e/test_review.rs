@@ -86,23 +86,31 @@ fn trace_id(c: &Checkout, rel: &str) -> String {
         .expect("a trace")
 }
 
-#[test]
-fn a_branch_is_reviewed_by_intent_with_what_needs_eyes_first() {
-    let dir = tempfile::tempdir().unwrap();
-    let c = Checkout::create(&dir.path().join("repo"));
+/// A repository in `dir` whose branch `feature` holds an agent's new function
+/// (`src/auth.ts`), an agent's reformat of a function `main` has (`src/util.ts`)
+/// and a person's edit of `src/app.ts` (its new second line `app_line`), all
+/// uncommitted.
+pub(crate) fn branch_with_agent_work(dir: &std::path::Path, app_line: &str) -> Checkout {
+    let c = Checkout::create(&dir.join("repo"));
     c.select("s1");
     c.agent_write("s1", "src/util.ts", UTIL, "w0");
     git(&c.root, &["add", "-A"]);
     git(&c.root, &["commit", "-qm", "util"]);
     git(&c.root, &["checkout", "-qb", "feature"]);
-
     c.agent_write("s1", "src/auth.ts", AUTH, "w1");
     c.agent_write("s1", "src/util.ts", UTIL_REFORMATTED, "w2");
     std::fs::write(
         c.root.join("src/app.ts"),
-        "export function start(): number {\n  return 2;\n}\n",
+        format!("export function start(): number {{\n{app_line}\n}}\n"),
     )
     .unwrap();
+    c
+}
+
+#[test]
+fn a_branch_is_reviewed_by_intent_with_what_needs_eyes_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = branch_with_agent_work(dir.path(), "  return 2;");
     // The scope is narrowed after the agent's work: auth.ts is now outside it.
     let specs = c.root.join(".orchestration/active_intents.yaml");
     let narrowed = std::fs::read_to_string(&specs)

@@ -9,8 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::gitrepo::{git, Checkout};
-use crate::test_review::{AUTH, UTIL, UTIL_REFORMATTED};
+use crate::test_review::branch_with_agent_work;
 
 /// Runs headless Chromium on `page` with `extra` flags; returns stdout.
 fn chromium(page: &Path, extra: &[String]) -> String {
@@ -60,19 +59,7 @@ fn page_requests(page: &Path, dir: &Path) -> Vec<String> {
 #[test]
 fn the_html_review_renders_every_file_class_and_intent_without_the_network() {
     let dir = tempfile::tempdir().unwrap();
-    let c = Checkout::create(&dir.path().join("repo"));
-    c.select("s1");
-    c.agent_write("s1", "src/util.ts", UTIL, "w0");
-    git(&c.root, &["add", "-A"]);
-    git(&c.root, &["commit", "-qm", "util"]);
-    git(&c.root, &["checkout", "-qb", "feature"]);
-    c.agent_write("s1", "src/auth.ts", AUTH, "w1");
-    c.agent_write("s1", "src/util.ts", UTIL_REFORMATTED, "w2");
-    std::fs::write(
-        c.root.join("src/app.ts"),
-        "export function start(): number {\n  return 2; // <b>&</b>\n}\n",
-    )
-    .unwrap();
+    let c = branch_with_agent_work(dir.path(), "  return 2; // <b>&</b>");
 
     let page = dir.path().join("review.html");
     let review: Value =

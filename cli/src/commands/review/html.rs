@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{Change, Review};
+use super::{short, Change, Review};
 
 /// Lines of context shown around each run of new lines.
 const CONTEXT: u32 = 2;
@@ -20,15 +20,6 @@ pre{background:#f6f8fa;padding:.5em;overflow-x:auto;margin:0}\
 .line{display:block}.no{display:inline-block;width:4em;color:#6e7781;user-select:none}\
 .behaviour{background:#ffebe9}.refactor{background:#ddf4ff}.untraced{background:#fff8c5}\
 .tag{font-size:.8em;color:#57606a;margin-left:1em}.legend span{padding:0 .5em;margin-right:.5em}";
-
-/// A commit as its first 12 hex digits (`working tree` as is).
-fn short(commit: &str) -> &str {
-    if commit.len() >= 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()) {
-        &commit[..12]
-    } else {
-        commit
-    }
-}
 
 /// Escapes text for HTML element content and attribute values.
 fn esc(text: &str) -> String {

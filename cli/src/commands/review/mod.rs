@@ -156,6 +156,15 @@ pub struct Attention {
     pub reason: String,
 }
 
+/// A commit as its first 12 hex digits (`working tree` as is).
+fn short(commit: &str) -> &str {
+    if commit.len() >= 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        &commit[..12]
+    } else {
+        commit
+    }
+}
+
 /// Runs `intent review`.
 pub fn run(config: &Config, args: ReviewArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;

@@ -4,16 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::{Change, Review};
+use super::{short, Change, Review};
 use crate::sync::sanitize;
-
-fn short(commit: &str) -> &str {
-    if commit.len() == 40 || commit.len() == 64 {
-        &commit[..12]
-    } else {
-        commit
-    }
-}
 
 /// How many of the things that need eyes first are listed before the details.
 const FIRST: usize = 20;
