@@ -81,6 +81,9 @@ pub enum Command {
     /// The review of a range as a signed in-toto attestation (DSSE, signed with
     /// git's SSH signing key), or `--verify FILE` to check one.
     Attest(commands::attest::AttestArgs),
+    /// Accept a recorded violation, with the reason (a person's decision, kept in
+    /// the ledger): `intent review --check` no longer fails on it.
+    Accept(commands::accept::AcceptArgs),
     /// Rebuild projections (state, blocks, search, map) from the ledger alone.
     Rebuild(commands::rebuild::RebuildArgs),
     /// Write .orchestration/intent_map.md: per intent, the files and blocks it changed.
@@ -152,6 +155,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Review(args) => commands::review::run(&config, args),
         Command::Stats(args) => commands::review::stats::run(&config, args),
         Command::Attest(args) => commands::attest::run(&config, args),
+        Command::Accept(args) => commands::accept::run(&config, args),
         Command::Rebuild(args) => commands::rebuild::run(&config, args),
         Command::Map(args) => commands::rebuild::run_map(&config, args),
         Command::Bench(args) => commands::bench::run(&config, args),

@@ -47,6 +47,9 @@ pub mod kinds {
     /// A person accepted or set aside lines that broke the recorded head
     /// (`intent verify --repair`).
     pub const LEDGER_REPAIRED: &str = "ledger.repaired";
+    /// A person accepted a recorded violation (`intent accept`), with the reason:
+    /// `intent review --check` no longer fails on it.
+    pub const VIOLATION_ACCEPTED: &str = "violation.accepted";
 }
 
 /// An event to append. `seq`, `prev` and `h` are assigned by the ledger; `id` and

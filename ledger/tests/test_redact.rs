@@ -357,6 +357,9 @@ fn sample(kind: &str) -> Value {
             "detail": "2 line(s) after the recorded head", "previous_head": {"seq": 40}, "by": "human",
             "action": "set_aside", "set_aside": {"file": "agent_trace.quarantine-1.jsonl", "bytes": 312,
             "lines": 2, "sha256": "sha256:00"}}),
+        kinds::VIOLATION_ACCEPTED => json!({"event_id": "0193aa", "ledger": null, "seq": 12,
+            "violation": "scope_violation", "paths": ["docs/notes.md"],
+            "reason": "notes belong to the release", "by": "Ana <ana@example.com>"}),
         other => panic!("no sample for kind {other}: add one"),
     }
 }

@@ -57,6 +57,7 @@ mod test_mcp;
 mod test_recovery;
 mod test_review;
 mod test_review_html;
+mod test_review_scenario;
 mod test_search;
 mod test_shell_after;
 mod test_snapshots;

@@ -14,7 +14,7 @@ pub(crate) const UTIL_REFORMATTED: &str = "export function clamp(\n  x: number,\
 pub(crate) const AUTH: &str =
     "export function verify(token: string): boolean {\n  return token.length > 8;\n}\n";
 
-fn numstat(c: &Checkout, range: &[&str]) -> BTreeMap<String, (u64, u64)> {
+pub(crate) fn numstat(c: &Checkout, range: &[&str]) -> BTreeMap<String, (u64, u64)> {
     let mut args = vec!["diff", "--numstat", "-M"];
     args.extend_from_slice(range);
     git(&c.root, &args)
@@ -28,7 +28,7 @@ fn numstat(c: &Checkout, range: &[&str]) -> BTreeMap<String, (u64, u64)> {
         .collect()
 }
 
-fn files(review: &Value) -> BTreeMap<String, (u64, u64)> {
+pub(crate) fn files(review: &Value) -> BTreeMap<String, (u64, u64)> {
     review["files"]
         .as_array()
         .unwrap()
@@ -44,7 +44,7 @@ fn files(review: &Value) -> BTreeMap<String, (u64, u64)> {
 
 /// `intent stats --json` agrees with `git diff --numstat` file by file, and its
 /// breakdowns add up.
-fn assert_stats_add_up(stats: &Value, git: &BTreeMap<String, (u64, u64)>) {
+pub(crate) fn assert_stats_add_up(stats: &Value, git: &BTreeMap<String, (u64, u64)>) {
     let n = |v: &Value| v.as_u64().unwrap();
     let files: BTreeMap<String, (u64, u64)> = stats["files"]
         .as_array()

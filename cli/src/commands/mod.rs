@@ -1,5 +1,6 @@
 //! One module per subcommand: its arguments and its `run`.
 
+pub mod accept;
 pub mod append;
 pub mod attest;
 pub mod bench;

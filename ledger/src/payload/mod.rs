@@ -29,7 +29,7 @@ pub use session::{
     Genesis, HookUnrecorded, HookWarning, LedgerRepaired, Prompt, SessionStart, SessionStop,
     SetAside, TurnVerdict,
 };
-pub use tool::{RecordedReason, ToolPost, ToolPre, Violation};
+pub use tool::{RecordedReason, ToolPost, ToolPre, Violation, ViolationAccepted};
 pub use trace::{
     BlockOrigin, BlockSide, Classification, Collision, LineDiff, LineHunk, Trace, TraceBlock,
     TraceRange, Vcs, Worktree,
@@ -81,6 +81,7 @@ pub fn check(kind: &str, data: &Value) -> std::result::Result<(), String> {
         kinds::HOOK_WARNING => fits::<HookWarning>(data),
         kinds::HOOK_UNRECORDED => fits::<HookUnrecorded>(data),
         kinds::LEDGER_REPAIRED => fits::<LedgerRepaired>(data),
+        kinds::VIOLATION_ACCEPTED => fits::<ViolationAccepted>(data),
         _ => Ok(()),
     }
 }

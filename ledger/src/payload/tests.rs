@@ -55,6 +55,7 @@ fn every_recorded_event_reads_back_into_its_type_and_writes_the_same_data() {
             kinds::HOOK_WARNING => round_trip::<HookWarning>(data),
             kinds::HOOK_UNRECORDED => round_trip::<HookUnrecorded>(data),
             kinds::LEDGER_REPAIRED => round_trip::<LedgerRepaired>(data),
+            kinds::VIOLATION_ACCEPTED => round_trip::<ViolationAccepted>(data),
             other => panic!("a recorded kind without a type: {other}"),
         };
         assert_eq!(
@@ -83,6 +84,7 @@ fn every_recorded_event_reads_back_into_its_type_and_writes_the_same_data() {
         kinds::HOOK_WARNING,
         kinds::HOOK_UNRECORDED,
         kinds::LEDGER_REPAIRED,
+        kinds::VIOLATION_ACCEPTED,
     ] {
         assert!(seen.contains(kind), "no recorded `{kind}` event");
     }

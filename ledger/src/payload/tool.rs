@@ -157,3 +157,34 @@ pub struct Violation {
     #[serde(flatten)]
     pub extra: Extra,
 }
+
+/// `violation.accepted`: a person read a recorded violation and accepted it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ViolationAccepted {
+    /// The `id` of the event that recorded the violation.
+    pub event_id: String,
+    /// The ledger it is in, when it is a teammate's (its label); `None`: this clone's.
+    #[serde(default)]
+    pub ledger: Option<String>,
+    /// Its seq there.
+    #[serde(default)]
+    pub seq: Option<u64>,
+    /// Its kind (`scope_violation`, `policy_block`, …).
+    #[serde(default)]
+    pub violation: String,
+    /// The files it concerned.
+    #[serde(default)]
+    pub paths: Vec<String>,
+    /// Why it is accepted, in the person's words (redacted).
+    pub reason: String,
+    /// Who accepted it (git's `user.name <user.email>`, else the login name).
+    #[serde(default)]
+    pub by: Option<String>,
+    /// Fields this version does not name.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl Payload for ViolationAccepted {
+    const KIND: &'static str = kinds::VIOLATION_ACCEPTED;
+}

@@ -16,7 +16,7 @@ pub const FAILED: u8 = 5;
 /// One finding of the check.
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
-    /// `fail` or `warn`.
+    /// `fail`, `warn` or `accepted` (a recorded violation a person accepted).
     pub level: &'static str,
     /// The rule: `untraced`, `outside_scope`, `behaviour` or `violations`.
     pub rule: &'static str,
@@ -60,6 +60,20 @@ pub fn findings(review: &Review, policy: &ReviewPolicy) -> Vec<Finding> {
             reason: a.reason.clone(),
         });
     }
+    for v in &review.violations {
+        if let Some(accepted) = &v.accepted {
+            let by = accepted.by.as_deref().unwrap_or("a person");
+            out.push(Finding {
+                level: "accepted",
+                rule: "violations",
+                at: v.path.clone(),
+                reason: format!(
+                    "the {} of event {} was accepted by {by}: {}",
+                    v.kind, v.event_id, accepted.reason
+                ),
+            });
+        }
+    }
     out
 }
 
@@ -82,13 +96,14 @@ pub fn run(config: &Config, review: &Review) -> anyhow::Result<u8> {
                 f.level.to_uppercase(),
                 f.rule,
                 crate::sync::sanitize(&f.at),
-                f.reason,
+                crate::sync::sanitize(&f.reason),
                 f.rule
             );
         }
-        let warned = found.len() - failed;
+        let warned = found.iter().filter(|f| f.level == "warn").count();
+        let accepted = found.len() - failed - warned;
         println!(
-            "review check {}: {failed} failing, {warned} warnings over {} files",
+            "review check {}: {failed} failing, {warned} warnings, {accepted} accepted over {} files",
             if failed == 0 { "passed" } else { "FAILED" },
             review.files.len()
         );

@@ -13,7 +13,7 @@ mod diff;
 mod html;
 mod render;
 pub mod stats;
-mod violations;
+pub mod violations;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -405,7 +405,15 @@ fn attention(review: &Review) -> Vec<Attention> {
                 end: c.end,
                 reason,
             };
-            if c.in_scope == Some(false) {
+            // A person who accepted the recorded scope violation of these lines
+            // accepted their being outside the scope.
+            let accepted = review.violations.iter().any(|v| {
+                v.path == c.path
+                    && v.kind == "scope_violation"
+                    && v.accepted.is_some()
+                    && (v.intent_id.is_none() || v.intent_id == c.intent_id)
+            });
+            if c.in_scope == Some(false) && !accepted {
                 out.push(at(
                     "outside-scope",
                     format!("outside {}'s owned_scope", intent.id),
@@ -454,7 +462,7 @@ fn attention(review: &Review) -> Vec<Attention> {
                 .to_string(),
         });
     }
-    for v in &review.violations {
+    for v in review.violations.iter().filter(|v| v.accepted.is_none()) {
         let (start, end) = review
             .intents
             .iter()
@@ -477,7 +485,10 @@ fn attention(review: &Review) -> Vec<Attention> {
             path: v.path.clone(),
             start,
             end,
-            reason: format!("a {} was recorded{by}{under} (seq {})", v.kind, v.seq),
+            reason: format!(
+                "a {} was recorded{by}{under} (seq {}, event {})",
+                v.kind, v.seq, v.event_id
+            ),
         });
     }
     out.sort_by(|a, b| (&a.path, a.start, a.kind).cmp(&(&b.path, b.start, b.kind)));

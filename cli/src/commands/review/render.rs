@@ -81,6 +81,28 @@ pub fn text(r: &Review) -> String {
             );
         }
     }
+    if !r.violations.is_empty() {
+        out.push_str("\nRecorded violations (`intent accept EVENT_ID --reason …` accepts one):\n");
+        for v in &r.violations {
+            let by = v.session.as_deref().map(sanitize).unwrap_or_default();
+            let under = v.intent_id.as_deref().map(sanitize).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {}  {} by {by} under {under}, event {}",
+                sanitize(&v.path),
+                sanitize(&v.kind),
+                v.event_id
+            );
+            if let Some(a) = &v.accepted {
+                let _ = writeln!(
+                    out,
+                    "      accepted by {}: {}",
+                    a.by.as_deref().map(sanitize).unwrap_or_default(),
+                    sanitize(&a.reason)
+                );
+            }
+        }
+    }
     for intent in &r.intents {
         let _ = writeln!(
             out,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use clap::Args;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{build, Change, Review};
@@ -108,6 +109,7 @@ pub fn stats(config: &Config, review: &Review) -> anyhow::Result<Stats> {
     };
     let agent_changes: Vec<&Change> = review.intents.iter().flat_map(|i| &i.changes).collect();
     let head = (review.head != "working tree").then_some(review.head.as_str());
+    let mut new_lines: Vec<(String, BTreeMap<u32, bool>)> = Vec::new();
     for file in &review.files {
         let mut counts = Counts {
             added: file.added,
@@ -154,7 +156,7 @@ pub fn stats(config: &Config, review: &Review) -> anyhow::Result<Stats> {
             }
         }
         if !lines.is_empty() {
-            authors(config, head, &file.path, &lines, &mut out.authors);
+            new_lines.push((file.path.clone(), lines));
         }
         add(&mut out.totals, &counts);
         out.files.push(FileStats {
@@ -162,6 +164,20 @@ pub fn stats(config: &Config, review: &Review) -> anyhow::Result<Stats> {
             counts,
             mixed,
         });
+    }
+    // One `git blame` per file, run side by side: each walks history on its own.
+    let blamed: Vec<(String, bool)> = new_lines
+        .par_iter()
+        .flat_map_iter(|(path, lines)| authors(config, &review.base, head, path, lines))
+        .collect();
+    for (author, agent) in blamed {
+        let counts = out.authors.entry(author).or_default();
+        counts.added += 1;
+        if agent {
+            counts.agent += 1;
+        } else {
+            counts.human += 1;
+        }
     }
     Ok(out)
 }
@@ -175,51 +191,80 @@ fn add(total: &mut Counts, c: &Counts) {
     total.refactor_only += c.refactor_only;
 }
 
-/// Adds the authors (by `git blame`) of `path`'s new `lines` (line → whether an
-/// agent made it).
+/// The authors (by `git blame`, limited to the range and to `lines`) of `path`'s
+/// new lines (line → whether an agent made it): one `(author, agent)` per line.
 fn authors(
     config: &Config,
+    base: &str,
     head: Option<&str>,
     path: &str,
     lines: &BTreeMap<u32, bool>,
-    into: &mut BTreeMap<String, Counts>,
-) {
-    let mut count = |author: &str, agent: bool| {
-        let counts = into.entry(author.to_string()).or_default();
-        counts.added += 1;
-        if agent {
-            counts.agent += 1;
-        } else {
-            counts.human += 1;
+) -> Vec<(String, bool)> {
+    let mut args: Vec<String> = ["blame", "--line-porcelain"].map(String::from).to_vec();
+    // Only the new lines, as runs (`-L first,last` each).
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &line in lines.keys() {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == line => *last = line,
+            _ => runs.push((line, line)),
         }
-    };
-    let mut args = vec!["blame", "--line-porcelain"];
-    if let Some(head) = head {
-        args.push(head);
     }
-    args.extend(["--", path]);
-    // An untracked file has no blame: every line is the working tree's.
+    for (first, last) in runs {
+        args.push(format!("-L{first},{last}"));
+    }
+    // New lines were made inside the range: history older than BASE is not walked.
+    match head {
+        Some(head) => args.push(format!("{base}..{head}")),
+        None => args.extend([
+            "--contents".to_string(),
+            path.to_string(),
+            format!("{base}..HEAD"),
+        ]),
+    }
+    args.extend(["--".to_string(), path.to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    // An untracked file (or one HEAD lacks) has no blame: every line is the working tree's.
     let Ok(porcelain) = git::run(config.workspace.root(), &args) else {
-        for &agent in lines.values() {
-            count(NOT_COMMITTED, agent);
-        }
-        return;
+        return lines
+            .values()
+            .map(|&agent| (NOT_COMMITTED.to_string(), agent))
+            .collect();
     };
-    let (mut author, mut line) = (String::new(), 0u32);
+    let mut out = Vec::new();
+    let (mut author, mut line, mut uncommitted) = (String::new(), 0u32, false);
     for l in porcelain.lines() {
-        if let Some(name) = l.strip_prefix("author ") {
-            author = name.to_string();
+        if l.starts_with('\t') {
+            if let Some(&agent) = lines.get(&line) {
+                out.push((author.clone(), agent));
+            }
+        } else if let Some(name) = l.strip_prefix("author ") {
+            author = if uncommitted {
+                NOT_COMMITTED.to_string()
+            } else {
+                name.to_string()
+            };
         } else if let Some(mail) = l.strip_prefix("author-mail ") {
-            if author != NOT_COMMITTED {
+            if !uncommitted {
                 author = format!("{author} {mail}");
             }
-        } else if l.starts_with('\t') {
-            line += 1;
-            if let Some(&agent) = lines.get(&line) {
-                count(&author, agent);
-            }
+        } else if let Some((sha, final_line)) = header(l) {
+            // The working tree's lines carry the all-zero id.
+            uncommitted = sha.bytes().all(|b| b == b'0');
+            line = final_line;
         }
     }
+    out
+}
+
+/// `(commit, final line)` of a porcelain header line (`SHA ORIG FINAL [COUNT]`).
+fn header(line: &str) -> Option<(&str, u32)> {
+    let mut parts = line.split(' ');
+    let sha = parts.next()?;
+    if sha.len() != 40 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    parts.next()?;
+    Some((sha, parts.next()?.parse().ok()?))
 }
 
 /// How `git blame` names the working tree's lines.

@@ -141,6 +141,7 @@ pub(super) const SHELLS: &[&str] = &[
 /// `intent` subcommands that only read.
 const INTENT_READERS: &[&str] = &[
     "log", "search", "verify", "doctor", "show", "why", "blame", "classify", "help", "export",
+    "review", "stats",
 ];
 
 /// Options of `intent` itself that take a value.
@@ -561,9 +562,11 @@ impl Walker<'_> {
         }
         let rest: Vec<Option<&str>> = iter.map(Word::text).collect();
         let repair = rest.contains(&Some("--repair"));
+        // `--output FILE` (export) and `--html FILE` (review) write a file.
         let output = rest.iter().any(|a| {
             a.is_some_and(|a| {
-                a.starts_with("-o") || abbreviates(a.split('=').next().unwrap_or(a), "--output")
+                let name = a.split('=').next().unwrap_or(a);
+                a.starts_with("-o") || abbreviates(name, "--output") || abbreviates(name, "--html")
             })
         });
         match sub {

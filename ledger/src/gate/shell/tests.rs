@@ -112,6 +112,8 @@ fn reading_stays_read_only() {
         "ls src | xargs grep -l foo",
         "intent why src/a.ts:3 --json",
         "intent --json log",
+        "intent review main..HEAD --markdown",
+        "intent --json stats",
         "test -f a && cat a || echo none",
         "x=1; echo $x",
         "cd src && ls",
@@ -239,6 +241,9 @@ fn red_team_bypasses_stay_closed() {
         "hash -p /usr/bin/touch cat; cat .orchestration/x",
         "shopt -s expand_aliases",
         "intent export agent-trace -o.claude/settings.json",
+        "intent review --html .claude/settings.json",
+        "intent review --htm=.claude/settings.json",
+        "intent accept 0193b2c4-7e1a --reason fine",
     ] {
         let a = analysis(cmd);
         assert!(!a.is_read_only(), "{cmd}: {a:?}");
