@@ -122,7 +122,7 @@ impl CliError {
             });
             eprintln!("{body}");
         } else {
-            eprintln!("intent: error: {self}");
+            crate::say::error(&self.to_string());
         }
         code
     }

@@ -13,6 +13,7 @@ pub mod helper;
 mod hook_argv;
 pub mod mcp;
 mod progress;
+pub mod say;
 pub mod sync;
 
 // The hook engine is its own crate; these paths keep `crate::engine::…` working.
@@ -104,6 +105,11 @@ pub enum Command {
     Mcp(commands::mcp::McpArgs),
     /// Run a scripted tour of every feature in a temporary workspace.
     Demo(commands::demo::DemoArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(commands::manual::CompletionsArgs),
+    /// Print the man page, write one per command (`--dir`), or the Markdown
+    /// reference (`--markdown`).
+    Man(commands::manual::ManArgs),
 }
 
 /// Parses the process arguments, runs the command and returns the exit code.
@@ -114,12 +120,23 @@ pub fn run() -> i32 {
     let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
-            // clap prints help/version to stdout (exit 0) and usage errors to stderr (2).
-            let _ = err.print();
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr
+            // (2); under `--json` a usage error is a JSON object like every other.
+            let json = args.iter().skip(1).any(|a| a == "--json");
+            if json && err.use_stderr() {
+                let message = err.render().to_string();
+                let body = serde_json::json!({"error": {"kind": "usage",
+                    "message": message.trim().trim_start_matches("error: "),
+                    "exit_code": err.exit_code()}});
+                eprintln!("{body}");
+            } else {
+                let _ = err.print();
+            }
             return err.exit_code();
         }
     };
     let json = cli.global.json;
+    exit_quietly_when_stdout_closes();
     // Every command reads text agents wrote (sources, payloads, specs): a panic
     // there is a bug, reported as an error with exit 1, never an abort.
     let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli))) {
@@ -132,6 +149,23 @@ pub fn run() -> i32 {
         Ok(code) => code as i32,
         Err(err) => err.report(json) as i32,
     }
+}
+
+/// `print!` panics when the reader of stdout has gone away (`intent log | head`).
+/// That is not an error: the process exits 0 at once, saying nothing, as `cat`
+/// would under SIGPIPE. Every other panic is left to the hook before this one
+/// (and then reported as a bug by [`run`]). Errors returned as values are sorted
+/// the same way by [`exit::CliError::BrokenPipe`].
+fn exit_quietly_when_stdout_closes() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = intent_engine::respond::panic_message(info.payload());
+        // std's message: "failed printing to stdout: Broken pipe (os error 32)".
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(exit::OK as i32);
+        }
+        previous(info);
+    }));
 }
 
 /// Runs the parsed command.
@@ -166,5 +200,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Confine(args) => commands::confine::run(&config, args),
         Command::Classify(args) => commands::classify::run(&config, args),
         Command::Mcp(args) => commands::mcp::run(&config, args),
+        Command::Completions(args) => commands::manual::completions(args),
+        Command::Man(args) => commands::manual::man(args),
     })
 }

@@ -23,6 +23,7 @@ mod test_claude_harness;
 mod test_claude_sandbox;
 mod test_claude_worktrees;
 mod test_cli;
+mod test_cli_conventions;
 mod test_cline_cli;
 mod test_codex;
 mod test_codex_harness;

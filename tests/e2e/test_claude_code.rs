@@ -89,6 +89,10 @@ fn hook_session(out: &ClaudeOutcome, ws: &TestWorkspace) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn a_write_before_any_intent_is_denied_with_no_active_intent() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -121,6 +125,10 @@ fn a_write_before_any_intent_is_denied_with_no_active_intent() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn select_then_write_in_scope_is_traced_with_hashes_intent_session_and_tool_use() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -170,6 +178,10 @@ fn select_then_write_in_scope_is_traced_with_hashes_intent_session_and_tool_use(
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn a_write_outside_scope_is_denied_with_the_allowed_globs() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -191,6 +203,10 @@ fn a_write_outside_scope_is_denied_with_the_allowed_globs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn a_file_changed_by_another_process_between_read_and_edit_is_stale() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -240,6 +256,10 @@ fn a_file_changed_by_another_process_between_read_and_edit_is_stale() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn rm_rf_is_denied_and_a_read_only_command_passes_without_an_intent() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -278,6 +298,10 @@ fn rm_rf_is_denied_and_a_read_only_command_passes_without_an_intent() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn selecting_a_blocked_intent_is_refused_with_its_reason() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -298,6 +322,10 @@ fn selecting_a_blocked_intent_is_refused_with_its_reason() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn two_sessions_at_once_keep_their_own_intents() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -349,6 +377,10 @@ fn two_sessions_at_once_keep_their_own_intents() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn a_prompt_line_selects_the_intent_without_mcp() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -375,6 +407,10 @@ fn a_prompt_line_selects_the_intent_without_mcp() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn a_failed_tool_reaches_post_tool_use_failure_and_leaves_a_lesson() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -411,6 +447,10 @@ fn a_failed_tool_reaches_post_tool_use_failure_and_leaves_a_lesson() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn with_confine_shell_an_opaque_script_cannot_write_outside_the_scope_even_detached() {
     let Some(bin) = require_claude() else { return };
     if crate::test_confine::landlock_abi().is_none() {

@@ -119,6 +119,10 @@ fn script_output(out: &ClaudeOutcome) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn the_sandbox_refuses_a_ledger_write_the_gate_lets_through() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();
@@ -198,6 +202,10 @@ fn the_sandbox_refuses_a_ledger_write_the_gate_lets_through() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn without_the_sandbox_the_same_script_writes_the_ledger() {
     let Some(bin) = require_claude() else { return };
     let ws = wired_workspace();

@@ -11,6 +11,10 @@ use crate::common::{intent_bin, stderr};
 use crate::gitrepo::{git, history_intents, Checkout};
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn claude_code_in_two_worktrees_at_once_writes_one_verifying_ledger() {
     let Some(bin) = require_claude() else { return };
     let dir = tempfile::tempdir().unwrap();

@@ -404,7 +404,9 @@ fn the_demo_by_default_is_short_and_says_how_to_see_more() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let lines = text.lines().count();
-    assert!(lines < 200, "the short tour has {lines} lines");
+    // Each step is cut to a few lines, but for the outputs shown in full (the traced
+    // writes, the first `why`, the review): about four screens.
+    assert!(lines < 250, "the short tour has {lines} lines");
     assert!(
         text.contains("`intent demo --verbose` shows them"),
         "{text}"

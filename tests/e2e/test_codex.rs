@@ -78,6 +78,10 @@ fn blocked(out: &CodexOutcome, i: usize) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn codex_write_without_an_intent_is_denied() {
     let Some(bin) = require_codex() else { return };
     let ws = wired_workspace();
@@ -107,6 +111,10 @@ fn codex_write_without_an_intent_is_denied() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn codex_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     let Some(bin) = require_codex() else { return };
     let ws = wired_workspace();

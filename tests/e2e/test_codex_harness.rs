@@ -12,6 +12,10 @@ use crate::codex::{add_file_patch, require_codex, write_hook_config, CodexRun, S
 const DENY: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"nope: test reason"}}"#;
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn codex_runs_offline_with_real_tools_and_hooks() {
     let Some(codex) = require_codex() else { return };
     let ws = tempfile::tempdir().unwrap();

@@ -41,6 +41,10 @@ fn blocked(out: &GeminiOutcome, i: usize) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn gemini_write_without_an_intent_is_denied() {
     let Some(bundle) = require_gemini() else {
         return;
@@ -70,6 +74,10 @@ fn gemini_write_without_an_intent_is_denied() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn gemini_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     let Some(bundle) = require_gemini() else {
         return;

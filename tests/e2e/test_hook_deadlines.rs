@@ -97,6 +97,10 @@ fn a_held_ledger_lock_makes_the_gate_fail_closed_in_time_with_a_reason() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn claude_code_blocks_a_tool_whose_gate_hook_cannot_run() {
     let Some(bin) = require_claude() else { return };
     // Wired as `intent init --agent claude-code` wires it, then the gate's

@@ -48,6 +48,10 @@ const PT_DYNAMIC: u32 = 2;
 const PT_INTERP: u32 = 3;
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "needs the static build, which .ci/run makes (cli/build-static); elsewhere: CI=true cargo test"
+)]
 fn the_static_build_loads_no_shared_library() {
     let Some(program) = static_bin() else {
         return;
@@ -77,6 +81,10 @@ fn the_static_build_loads_no_shared_library() {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "needs the static build, which .ci/run makes (cli/build-static); elsewhere: CI=true cargo test"
+)]
 fn hooks_through_the_static_build_say_and_record_what_the_usual_build_does() {
     let Some(program) = static_bin() else {
         return;

@@ -60,11 +60,11 @@ pub fn run(config: &Config, args: AcceptArgs) -> anyhow::Result<u8> {
         .map(|v| v.path.clone())
         .collect();
     if let Some(previous) = &violation.accepted {
-        eprintln!(
-            "intent: note: already accepted by {}: {}; recording this acceptance too",
+        crate::say::note(&format!(
+            "already accepted by {}: {}; recording this acceptance too",
             previous.by.as_deref().map(sanitize).unwrap_or_default(),
             sanitize(&previous.reason)
-        );
+        ));
     }
     let data = ViolationAccepted {
         event_id: violation.event_id.clone(),

@@ -121,13 +121,13 @@ pub fn run(config: &Config, args: AttestArgs) -> anyhow::Result<u8> {
     match &args.output {
         Some(path) => {
             std::fs::write(path, text).with_context(|| format!("write {}", path.display()))?;
-            eprintln!(
-                "intent attest: {} files, {} events in {} ledgers, signed; check with `intent attest --verify {}`",
+            crate::say::note(&format!(
+                "attest: {} files, {} events in {} ledgers, signed; check with `intent attest --verify {}`",
                 review.files.len(),
                 events.len(),
                 ledgers.len(),
                 path.display()
-            );
+            ));
         }
         None => print!("{text}"),
     }

@@ -286,14 +286,16 @@ fn confine_and_exec(plan: &Plan, args: &ConfineArgs) -> anyhow::Result<u8> {
             _ => "this kernel enforces only part of the domain",
         };
         if !args.best_effort {
-            eprintln!(
-                "intent: {what}: not running {:?} (pass --best-effort to run it with only \
+            crate::say::error(&format!(
+                "{what}: not running {:?} (pass --best-effort to run it with only \
                  the after-the-fact check)",
                 args.command[0]
-            );
+            ));
             return Ok(exit::ERROR);
         }
-        eprintln!("intent: {what}: running with only the after-the-fact check");
+        crate::say::warning(&format!(
+            "{what}: running with only the after-the-fact check"
+        ));
     }
     let mut command = std::process::Command::new(&args.command[0]);
     command.args(&args.command[1..]);
@@ -301,16 +303,16 @@ fn confine_and_exec(plan: &Plan, args: &ConfineArgs) -> anyhow::Result<u8> {
         command.env("TMPDIR", dir);
     }
     let err = command.exec();
-    eprintln!("intent: cannot run {:?}: {err}", args.command[0]);
+    crate::say::error(&format!("cannot run {:?}: {err}", args.command[0]));
     Ok(EXEC_FAILED)
 }
 
 #[cfg(not(target_os = "linux"))]
 fn confine_and_exec(_plan: &Plan, args: &ConfineArgs) -> anyhow::Result<u8> {
-    eprintln!(
-        "intent: confinement needs Linux's Landlock; not running {:?} (macOS: not built yet, see docs/confine.md)",
+    crate::say::error(&format!(
+        "confinement needs Linux's Landlock; not running {:?} (macOS: not built yet, see docs/confine.md)",
         args.command[0]
-    );
+    ));
     Ok(exit::ERROR)
 }
 

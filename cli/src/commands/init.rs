@@ -15,6 +15,11 @@ pub struct InitArgs {
     /// Also write this front-end's hook (and MCP) configuration; repeatable.
     #[arg(long, value_enum)]
     pub agent: Vec<FrontEnd>,
+    /// With `--agent claude-code`: leave Claude Code's sandbox off in the shared
+    /// `.claude/settings.json` (by default it is turned on for everyone who uses
+    /// the repository once the file is committed).
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// Creates `.orchestration/` with example specs (never overwriting), a `.gitignore`
@@ -30,6 +35,14 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
     let mut created = workspace.init()?;
     let snapshot = super::validate::snapshot_if_valid(workspace)?;
     let (command, command_note) = intent_command();
+    let claude = args.agent.contains(&FrontEnd::ClaudeCode);
+    anyhow::ensure!(
+        claude || !args.no_sandbox,
+        "--no-sandbox is about Claude Code's sandbox: use it with --agent claude-code"
+    );
+    if args.no_sandbox {
+        crate::frontends::claude_code::keep_sandbox_off(workspace.root())?;
+    }
     let mut configured = Vec::new();
     for agent in &args.agent {
         // `generic` was refused above: every other front-end has a wiring.
@@ -48,6 +61,8 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
                 "spec_snapshot_seq": snapshot,
                 "hook_command": (!args.agent.is_empty()).then_some(&command),
                 "hook_command_note": command_note.as_ref().filter(|_| !args.agent.is_empty()),
+                "claude_code_sandbox": claude
+                    .then(|| crate::frontends::claude_code::sandbox_enabled(workspace.root())),
             })
         );
     } else {
@@ -69,9 +84,34 @@ pub fn run(config: &Config, args: InitArgs) -> anyhow::Result<u8> {
         if let (Some(note), false) = (&command_note, args.agent.is_empty()) {
             println!("  note: {note}");
         }
+        if claude {
+            announce_sandbox(workspace.root());
+        }
         println!("Next: edit .orchestration/active_intents.yaml, then run `intent validate`.");
     }
     Ok(exit::OK)
+}
+
+/// Says, where it cannot be missed, whether Claude Code's sandbox is now on for
+/// the whole team (the settings file is committed and shared) and how to choose
+/// otherwise.
+fn announce_sandbox(root: &Path) {
+    if crate::frontends::claude_code::sandbox_enabled(root) {
+        println!(
+            "Claude Code's sandbox is ON in .claude/settings.json: once that file is committed, \
+             every teammate's Claude Code runs Bash commands in it (bubblewrap and socat on \
+             Linux, Seatbelt on macOS; without them Claude Code warns and runs unsandboxed, \
+             the gate still applies). It keeps .orchestration/, .git/intent/ and the hook \
+             wiring read-only for commands. To leave it off for the team: \
+             `intent init --agent claude-code --no-sandbox`; for yourself only: \
+             {{\"sandbox\": {{\"enabled\": false}}}} in .claude/settings.local.json."
+        );
+    } else {
+        println!(
+            "Claude Code's sandbox is OFF in .claude/settings.json (chosen explicitly); the \
+             gate still refuses commands that would change Intent Ledger's files."
+        );
+    }
 }
 
 /// The command hooks run, and what the user should know about it. Configuration is

@@ -54,7 +54,7 @@ pub fn run(config: &Config, args: LessonsArgs) -> anyhow::Result<u8> {
     let sources = crate::sync::lesson_sources(&config.workspace);
     let (entries, warnings) = list::everything(&config.workspace, &sources)?;
     for warning in &warnings {
-        eprintln!("intent lessons: {warning}");
+        crate::say::warning(&format!("lessons: {warning}"));
     }
     match args.action {
         None => {

@@ -72,7 +72,10 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
             Ok(found) => found,
             Err(err) if label.is_none() => return Err(err.into()),
             Err(err) => {
-                eprintln!("intent log: skipping {}: {err}", label.unwrap_or_default());
+                crate::say::warning(&format!(
+                    "log: skipping {}: {err}",
+                    label.unwrap_or_default()
+                ));
                 continue;
             }
         };
@@ -86,6 +89,7 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
             events.drain(..drop);
         }
     }
+    let width = fields_width();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for (event, line, label) in &events {
@@ -96,8 +100,10 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
                 let _ = write!(out, "{{\"ledger\":{},\"line\":", serde_json::json!(label));
                 out.write_all(line).and_then(|_| out.write_all(b"}\n"))
             }
-            (false, None) => writeln!(out, "{}", render(event)),
-            (false, Some(label)) => writeln!(out, "{}  [from {label}]", render(event)),
+            (false, None) => writeln!(out, "{}", render_within(event, width)),
+            (false, Some(label)) => {
+                writeln!(out, "{}  [from {label}]", render_within(event, width))
+            }
         };
         // A closed pipe (`intent log | head`) ends quietly (`exit::CliError`).
         written.context("cannot write to stdout")?;
@@ -105,8 +111,37 @@ pub fn run(config: &Config, args: LogArgs) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
+/// Columns of the text form before the data's fields (seq, time, kind, session).
+const PREFIX_COLUMNS: usize = 57;
+
+/// How wide the data's fields may be: to the terminal's edge on a terminal
+/// (`COLUMNS`, else the terminal's own size), 110 characters anywhere else.
+fn fields_width() -> usize {
+    use std::io::IsTerminal as _;
+    let stdout = std::io::stdout();
+    if !stdout.is_terminal() {
+        return 110;
+    }
+    let columns = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse::<usize>().ok())
+        .or_else(|| {
+            rustix::termios::tcgetwinsize(&stdout)
+                .ok()
+                .map(|w| usize::from(w.ws_col))
+        })
+        .filter(|&c| c > 0)
+        .unwrap_or(120);
+    columns.saturating_sub(PREFIX_COLUMNS).max(20)
+}
+
 /// One line per event: seq, time, kind, session, and the data's short fields.
 pub fn render(event: &Event) -> String {
+    render_within(event, 110)
+}
+
+/// [`render`] with the data's fields cut to `width` characters.
+pub fn render_within(event: &Event, width: usize) -> String {
     let ts = event.ts.get(..19).unwrap_or(&event.ts).replace('T', " ");
     let session = event
         .session
@@ -118,12 +153,13 @@ pub fn render(event: &Event) -> String {
         ts,
         event.kind,
         session,
-        summarize(&event.data)
+        summarize(&event.data, width)
     )
 }
 
-/// Renders scalar fields as `key=value`, nested ones as `key={…}`, within ~100 chars.
-fn summarize(data: &Value) -> String {
+/// Renders scalar fields as `key=value`, nested ones as `key={…}`, within `width`
+/// characters.
+fn summarize(data: &Value, width: usize) -> String {
     let Some(map) = data.as_object() else {
         return data.to_string();
     };
@@ -140,5 +176,5 @@ fn summarize(data: &Value) -> String {
         };
         parts.push(rendered);
     }
-    clip(&parts.join(" "), 110)
+    clip(&parts.join(" "), width)
 }

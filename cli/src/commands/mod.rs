@@ -15,6 +15,7 @@ pub mod hook;
 pub mod init;
 pub mod lessons;
 pub mod log;
+pub mod manual;
 pub mod mcp;
 pub mod rebuild;
 mod repair;

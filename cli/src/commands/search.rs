@@ -77,7 +77,7 @@ pub fn run(config: &Config, args: SearchArgs) -> anyhow::Result<u8> {
         },
     )?;
     for warning in &results.warnings {
-        eprintln!("intent: warning: {warning}");
+        crate::say::warning(&warning.to_string());
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -87,7 +87,7 @@ pub fn run(config: &Config, args: SearchArgs) -> anyhow::Result<u8> {
             .and_then(|_| out.write_all(b"\n"))
     } else {
         if results.hits.is_empty() {
-            eprintln!("intent: no hits");
+            crate::say::note("no hits");
         }
         results.hits.iter().enumerate().try_for_each(|(i, hit)| {
             write!(out, "{}{}", if i > 0 { "\n" } else { "" }, render(hit))

@@ -40,7 +40,7 @@ pub fn run(config: &Config, args: SelectArgs) -> anyhow::Result<u8> {
             if config.json() {
                 println!("{}", json!({"selected": null, "refusal": reason}));
             } else {
-                eprintln!("intent: {} {}", reason.message, reason.next_step);
+                crate::say::error(&format!("{} {}", reason.message, reason.next_step));
             }
             Ok(exit::ERROR)
         }

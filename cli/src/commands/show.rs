@@ -88,7 +88,7 @@ pub fn run(config: &Config, args: ShowArgs) -> anyhow::Result<u8> {
                     }));
                 }
             }
-            Err(err) => eprintln!("intent show: skipping {}: {err}", fetched.label()),
+            Err(err) => crate::say::warning(&format!("show: skipping {}: {err}", fetched.label())),
         }
     }
     let body = json!({

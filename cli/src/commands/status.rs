@@ -97,7 +97,7 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<u8> {
             if config.json() {
                 println!("{}", json!({"refused": reason}));
             } else {
-                eprintln!("intent status: {} {}", reason.message, reason.next_step);
+                crate::say::error(&format!("{} {}", reason.message, reason.next_step));
             }
             Ok(exit::ERROR)
         }

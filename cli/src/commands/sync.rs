@@ -28,12 +28,14 @@ pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
     if let Err(err) =
         crate::engine::Engine::new(config.workspace.clone()).and_then(|e| e.refresh_lessons_file())
     {
-        eprintln!("intent sync: {err:#}");
+        crate::say::warning(&format!(
+            "sync: the lessons file was not refreshed: {err:#}"
+        ));
     }
     let failed =
         report.push_refused.is_some() || report.fetched.iter().any(|f| f.refused.is_some());
     if config.json() {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string(&report)?);
         return Ok(if failed { exit::CORRUPTION } else { exit::OK });
     }
     let p = &report.published;
@@ -95,7 +97,7 @@ pub fn run_restore(config: &Config, _args: RestoreArgs) -> anyhow::Result<u8> {
     }
     let restored = sync::restore::restore(&config.workspace)?;
     if config.json() {
-        println!("{}", serde_json::to_string_pretty(&restored)?);
+        println!("{}", serde_json::to_string(&restored)?);
         return Ok(exit::OK);
     }
     match restored {

@@ -29,7 +29,7 @@ pub fn run_why(config: &Config, args: WhyArgs) -> anyhow::Result<u8> {
     let target = Target::parse(&args.target)?;
     let answer = crate::sync::union::why(&config.workspace, &target)?;
     if config.json() {
-        println!("{}", serde_json::to_string_pretty(&answer)?);
+        println!("{}", serde_json::to_string(&answer)?);
     } else {
         print!("{}", render_why(&answer));
     }
@@ -195,14 +195,15 @@ pub fn run_blame(config: &Config, args: BlameArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
     let answer = crate::sync::union::blame(&config.workspace, &args.path)?;
     if config.json() {
-        println!("{}", serde_json::to_string_pretty(&answer)?);
+        println!("{}", serde_json::to_string(&answer)?);
     } else {
         print!("{}", render_blame(&answer));
     }
     Ok(exit::OK)
 }
 
-/// The text form of a `blame` answer: intent, seq, block, line number, text.
+/// The text form of a `blame` answer: intent, seq, block, line number, text
+/// (control characters escaped, so a file cannot drive the terminal).
 pub fn render_blame(a: &BlameAnswer) -> String {
     let mut out = String::new();
     for l in &a.lines {
@@ -221,11 +222,17 @@ pub fn render_blame(a: &BlameAnswer) -> String {
         let _ = writeln!(
             out,
             "{intent:<9} {seq:<7} {block:<18}{mark}{:>5} | {}",
-            l.line, l.text
+            l.line,
+            crate::sync::sanitize(&l.text).replace("\\u{9}", "\t")
         );
     }
     for (id, name) in &a.intents {
-        let _ = writeln!(out, "{id}: {name}");
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            crate::sync::sanitize(id),
+            crate::sync::sanitize(name)
+        );
     }
     let mut others: Vec<&str> = a.lines.iter().filter_map(|l| l.ledger.as_deref()).collect();
     others.sort_unstable();

@@ -16,7 +16,7 @@ use super::Wiring;
 pub const WIRING: Wiring = Wiring {
     files: ".claude/settings.json, .mcp.json",
     wire,
-    note: Some("Claude Code's sandbox keeps .orchestration/ and the hook wiring read-only for Bash commands; on Linux it needs bubblewrap and socat, without which Claude Code warns and runs commands unsandboxed (the gate still applies). To turn it off: {\"sandbox\": {\"enabled\": false}} in .claude/settings.local.json."),
+    note: None,
     commands,
     check,
 };
@@ -103,6 +103,27 @@ pub(crate) fn blocks_on_failure(settings: &Value) -> bool {
         .filter(ours)
         .collect();
     !hooks.is_empty() && hooks.iter().all(|h| h["onFailure"] == "block")
+}
+
+/// Records in `.claude/settings.json` that Claude Code's sandbox stays off
+/// (`intent init --agent claude-code --no-sandbox`): an explicit `false`, which
+/// the wiring then keeps, as it keeps every explicit choice.
+pub fn keep_sandbox_off(root: &Path) -> anyhow::Result<()> {
+    let path = root.join(".claude/settings.json");
+    let mut settings = read_json_object(&path)?;
+    let file = ".claude/settings.json";
+    let root = settings
+        .as_object_mut()
+        .ok_or_else(|| anyhow::anyhow!("{file} is not a JSON object"))?;
+    let sandbox = object_entry(root, "sandbox", file, "sandbox")?;
+    sandbox.insert("enabled".to_string(), json!(false));
+    write_json(&path, &settings)
+}
+
+/// Whether `.claude/settings.json` turns Claude Code's sandbox on.
+pub fn sandbox_enabled(root: &Path) -> bool {
+    read_json_object(&root.join(".claude/settings.json"))
+        .is_ok_and(|s| s["sandbox"]["enabled"] == json!(true))
 }
 
 /// Merges into Claude Code settings the rules that make Claude Code refuse writes to

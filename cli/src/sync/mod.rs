@@ -134,7 +134,9 @@ pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncR
 fn refresh_fetched_lessons(workspace: &Workspace) {
     let sources = lesson_sources(workspace);
     if let Err(err) = intent_engine::engine::lessons::fetched::refresh(workspace, &sources) {
-        eprintln!("intent sync: the fetched lessons were not updated: {err}");
+        crate::say::warning(&format!(
+            "sync: the fetched lessons were not updated: {err}"
+        ));
     }
 }
 

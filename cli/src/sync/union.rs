@@ -55,7 +55,7 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer, QueryErr
         };
         match answered {
             Ok(answer) => parts.push((Some(fetched.label()), answer)),
-            Err(err) => eprintln!("intent why: skipping {}: {err}", fetched.label()),
+            Err(err) => crate::say::warning(&format!("why: skipping {}: {err}", fetched.label())),
         }
     }
     Ok(intent_query::union::merge_why(parts).expect("this clone's answer"))
@@ -73,7 +73,7 @@ fn each_fetched<T>(
         let label = fetched.label();
         match query(&fetched.view(workspace)) {
             Ok(answer) => parts.push((label, answer)),
-            Err(err) => eprintln!("intent {what}: skipping {label}: {err}"),
+            Err(err) => crate::say::warning(&format!("{what}: skipping {label}: {err}")),
         }
     }
     parts

@@ -348,7 +348,7 @@ pub fn run(config: &Config, args: BenchArgs) -> anyhow::Result<u8> {
         "workspace": if args.keep.is_some() { json!(root) } else { Value::Null },
     });
     if config.json() {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string(&report)?);
     } else {
         print!("{}", render(&report));
     }

@@ -1,6 +1,7 @@
 //! The demo's git act: the ledger lives in `.git/intent/`, survives a branch switch,
 //! travels between two clones through a bare remote with `intent sync`, answers `why`
-//! for the other clone's code, and comes back with `intent restore` after being wiped.
+//! for the other clone's code, reviews the other clone's commit by intent
+//! (`intent review`, `intent stats`), and comes back with `intent restore` after being wiped.
 
 use std::path::Path;
 use std::process::Command;
@@ -8,7 +9,7 @@ use std::process::Command;
 use anyhow::Context;
 use serde_json::json;
 
-use super::queries::{intent, show};
+use super::queries::{intent, show, show_full};
 use super::say;
 
 fn git(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
@@ -135,6 +136,16 @@ pub fn tour(bin: &Path, base: &Path) -> anyhow::Result<()> {
         "intent why src/auth.ts:2   (bob asks about alice's code)",
         &intent(bin, &bob, &["why", "src/auth.ts:2"])?,
         8,
+    );
+
+    show_full(
+        "intent review HEAD~1..HEAD   (bob reviews alice's commit, by intent and behaviour)",
+        &intent(bin, &bob, &["review", "HEAD~1..HEAD"])?,
+    );
+    show(
+        "intent stats HEAD~1..HEAD",
+        &intent(bin, &bob, &["stats", "HEAD~1..HEAD"])?,
+        4,
     );
 
     let ledger = bob.join(".git/intent/agent_trace.jsonl");

@@ -162,9 +162,28 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     step("3h. The resident helper that answered those hooks (`intent helper status`, `stop`)");
     extras::helper(&bin, &root)?;
 
-    step("4. Read the ledger back (`intent log`)");
-    for event in read_events(&ledger_path)? {
-        say(&super::log::render(&event?));
+    step("4. Read the ledger back (`intent log`): every traced write, classified");
+    let events: Vec<_> = read_events(&ledger_path)?.collect::<Result<_, _>>()?;
+    say_all(&format!(
+        "{} events; the {} traced writes in full (`intent log --kind trace`):",
+        events.len(),
+        events.iter().filter(|e| e.kind == "trace").count()
+    ));
+    for event in events.iter().filter(|e| e.kind == "trace") {
+        let data = &event.data;
+        say_all(&format!(
+            "#{:<4} {:<22} {:<16} {} under {}: {}",
+            event.seq,
+            data["path"].as_str().unwrap_or("?"),
+            data["mutation_class"].as_str().unwrap_or("?"),
+            event.session.as_deref().unwrap_or("-"),
+            data["intent_id"].as_str().unwrap_or("-"),
+            data["classification"]["reason"].as_str().unwrap_or("")
+        ));
+    }
+    say_all("and the first events as `intent log` prints them:");
+    for event in &events {
+        say(&super::log::render(event));
     }
 
     step("5. Verify the hash chain (`intent verify`)");
@@ -251,15 +270,18 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     step("8b. Beyond TypeScript: Python answers by block, Markdown (no grammar) by line");
     queries::ask_by_line(&bin, &root)?;
 
-    step("9. The ledger and git: .git/intent/, two clones, `intent sync`, `intent restore`");
+    step("9. The ledger and git: .git/intent/, two clones, `intent sync`, `review`, `restore`");
     git::tour(&bin, &root)?;
 
     step("Done");
     VERBOSE.store(true, std::sync::atomic::Ordering::Relaxed);
     say(&format!("the workspace is {}", root.display()));
+    // The binary that runs now, by its path: after `cargo run` no `intent` may be
+    // on PATH, and the hint must work as printed.
     say(&format!(
-        "explore it: intent --workspace {} log",
-        root.display()
+        "explore it: {} --workspace {} log",
+        shell_word(&bin.display().to_string()),
+        shell_word(&root.display().to_string())
     ));
     Ok(exit::OK)
 }
@@ -293,6 +315,23 @@ fn flush_hidden() {
     if hidden > 0 {
         println!("   … {hidden} more line(s): `intent demo --verbose` shows them");
     }
+}
+
+/// `word`, quoted for a POSIX shell when it needs to be.
+fn shell_word(word: &str) -> String {
+    let plain = word
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/._-+:@%,=".contains(&b));
+    if plain && !word.is_empty() {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// Says `text` whatever the step's line budget: the output that matters most.
+pub(super) fn say_all(text: &str) {
+    println!("   {text}");
 }
 
 pub(super) fn say(text: &str) {

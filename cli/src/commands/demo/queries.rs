@@ -26,6 +26,14 @@ pub(super) fn intent(bin: &Path, root: &Path, args: &[&str]) -> anyhow::Result<S
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// Shows `output` in full, whatever the step's line budget.
+pub(super) fn show_full(command: &str, output: &str) {
+    super::say_all(&format!("$ {command}"));
+    for line in output.lines() {
+        super::say_all(&format!("  {line}"));
+    }
+}
+
 pub(super) fn show(command: &str, output: &str, max_lines: usize) {
     say(&format!("$ {command}"));
     let lines: Vec<&str> = output.lines().collect();
@@ -59,10 +67,9 @@ pub fn ask_by_line(bin: &Path, root: &Path) -> anyhow::Result<()> {
 /// Asks the demo ledger every question the query engine answers.
 pub fn ask(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let why = intent(bin, root, &["why", "src/auth/expiry.ts:2"])?;
-    show(
+    show_full(
         "intent why src/auth/expiry.ts:2   # the helper moved out of jwt.ts",
         &why,
-        14,
     );
     let by_name = intent(bin, root, &["why", "src/auth/jwt.ts::verify"])?;
     show("intent why src/auth/jwt.ts::verify", &by_name, 6);

@@ -88,7 +88,7 @@ pub fn run(config: &Config, review: &Review) -> anyhow::Result<u8> {
             "base": review.base, "head": review.head,
             "passed": failed == 0, "findings": found,
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string(&report)?);
     } else {
         for f in &found {
             println!(

@@ -157,7 +157,7 @@ pub struct Attention {
 }
 
 /// A commit as its first 12 hex digits (`working tree` as is).
-fn short(commit: &str) -> &str {
+pub(crate) fn short(commit: &str) -> &str {
     if commit.len() >= 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()) {
         &commit[..12]
     } else {
@@ -173,13 +173,13 @@ pub fn run(config: &Config, args: ReviewArgs) -> anyhow::Result<u8> {
         let page = html::page(&review, config.workspace.root());
         intent_ledger::atomic::write(path, page.as_bytes(), intent_ledger::atomic::Sync::No)
             .map_err(|e| anyhow::anyhow!("write {}: {e}", path.display()))?;
-        eprintln!("intent review: wrote {}", path.display());
+        crate::say::note(&format!("review: wrote {}", path.display()));
     }
     if args.check {
         return check::run(config, &review);
     }
     if config.json() {
-        println!("{}", serde_json::to_string_pretty(&review)?);
+        println!("{}", serde_json::to_string(&review)?);
     } else if args.markdown {
         print!("{}", render::markdown(&review));
     } else {

@@ -83,7 +83,7 @@ pub fn run(config: &Config, args: StatsArgs) -> anyhow::Result<u8> {
     let review = build(config, args.range.as_deref())?;
     let stats = stats(config, &review)?;
     if config.json() {
-        println!("{}", serde_json::to_string_pretty(&stats)?);
+        println!("{}", serde_json::to_string(&stats)?);
     } else {
         print!("{}", text(&stats));
     }
@@ -284,8 +284,8 @@ pub fn text(s: &Stats) -> String {
     let _ = writeln!(
         out,
         "{}..{}: +{} −{} lines (as git diff --numstat counts them)",
-        &s.base[..12.min(s.base.len())],
-        s.head,
+        super::short(&s.base),
+        super::short(&s.head),
         t.added,
         t.removed
     );

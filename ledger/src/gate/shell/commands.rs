@@ -140,8 +140,20 @@ pub(super) const SHELLS: &[&str] = &[
 
 /// `intent` subcommands that only read.
 const INTENT_READERS: &[&str] = &[
-    "log", "search", "verify", "doctor", "show", "why", "blame", "classify", "help", "export",
-    "review", "stats",
+    "log",
+    "search",
+    "verify",
+    "doctor",
+    "show",
+    "why",
+    "blame",
+    "classify",
+    "help",
+    "export",
+    "review",
+    "stats",
+    "completions",
+    "man",
 ];
 
 /// Options of `intent` itself that take a value.
@@ -562,11 +574,15 @@ impl Walker<'_> {
         }
         let rest: Vec<Option<&str>> = iter.map(Word::text).collect();
         let repair = rest.contains(&Some("--repair"));
-        // `--output FILE` (export) and `--html FILE` (review) write a file.
+        // `--output FILE` (export), `--html FILE` (review) and `--dir DIR` (man)
+        // write files.
         let output = rest.iter().any(|a| {
             a.is_some_and(|a| {
                 let name = a.split('=').next().unwrap_or(a);
-                a.starts_with("-o") || abbreviates(name, "--output") || abbreviates(name, "--html")
+                a.starts_with("-o")
+                    || ["--output", "--html", "--dir"]
+                        .iter()
+                        .any(|full| abbreviates(name, full))
             })
         });
         match sub {

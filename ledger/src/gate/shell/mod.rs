@@ -624,4 +624,6 @@ fn text<'s>(node: Node, src: &'s str) -> &'s str {
 }
 
 #[cfg(test)]
+mod metamorphic_tests;
+#[cfg(test)]
 mod tests;

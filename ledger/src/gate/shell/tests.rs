@@ -114,6 +114,7 @@ fn reading_stays_read_only() {
         "intent --json log",
         "intent review main..HEAD --markdown",
         "intent --json stats",
+        "intent completions bash",
         "test -f a && cat a || echo none",
         "x=1; echo $x",
         "cd src && ls",
@@ -244,6 +245,7 @@ fn red_team_bypasses_stay_closed() {
         "intent review --html .claude/settings.json",
         "intent review --htm=.claude/settings.json",
         "intent accept 0193b2c4-7e1a --reason fine",
+        "intent man --dir .claude",
     ] {
         let a = analysis(cmd);
         assert!(!a.is_read_only(), "{cmd}: {a:?}");
