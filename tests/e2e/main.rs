@@ -35,6 +35,7 @@ mod test_copilot;
 mod test_crash;
 mod test_cursor;
 mod test_disk_full;
+mod test_docs;
 mod test_doctor;
 mod test_export;
 mod test_fixtures;
