@@ -260,7 +260,7 @@ fn messages_colour_width_and_binary_files() {
     let root = shared_demo();
     let run = |vars: &[(&str, &str)], args: &[&str]| {
         let mut cmd = Command::new(intent_bin());
-        cmd.arg("--workspace").arg(&root).args(args);
+        cmd.arg("--workspace").arg(root).args(args);
         cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
         for (k, v) in vars {
             cmd.env(k, v);

@@ -8,10 +8,6 @@ use std::process::Command;
 
 use crate::common::{intent_bin, path_with_intent};
 
-/// Pages linked from the docs that another tool writes (the CLI reference is
-/// generated from clap): a link to one is accepted while it does not exist yet.
-const GENERATED: &[&str] = &["docs/cli.md"];
-
 /// Environment variables that make `intent` believe an agent runs it
 /// (cli/src/caller.rs): the walkthrough is a person's.
 const AGENT_ENV: &[&str] = &[
@@ -178,14 +174,11 @@ fn every_relative_link_and_anchor_resolves() {
                 } else {
                     normalize(&page.parent().unwrap().join(file))
                 };
-                let generated = GENERATED.iter().any(|g| Path::new(g) == linked);
                 if !repo.join(&linked).exists() {
-                    if !generated {
-                        broken.push(format!(
-                            "{}:{number}: {target}: no such file",
-                            page.display()
-                        ));
-                    }
+                    broken.push(format!(
+                        "{}:{number}: {target}: no such file",
+                        page.display()
+                    ));
                     continue;
                 }
                 let Some(anchor) = anchor else { continue };
