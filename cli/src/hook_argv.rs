@@ -13,8 +13,8 @@ use std::ffi::OsString;
 
 use clap::ValueEnum;
 
-use crate::commands::hook::HookArgs;
 use crate::config::GlobalArgs;
+use crate::hook_answer::HookArgs;
 use crate::{Cli, Command};
 
 /// The [`Cli`] of `intent hook [FRONT-END] [--event EVENT]`, or `None` for any

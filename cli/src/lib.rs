@@ -10,6 +10,7 @@ pub mod config;
 pub mod exit;
 pub mod frontends;
 pub mod helper;
+pub mod hook_answer;
 mod hook_argv;
 pub mod mcp;
 mod progress;

@@ -12,8 +12,8 @@ use intent_ledger::Workspace;
 
 use super::wire::{self, Answer, Ask, HookAsk};
 use super::Place;
-use crate::commands::hook::{project_dir_variable, HookArgs, Printed};
 use crate::config::Config;
+use crate::hook_answer::{project_dir_variable, HookArgs, Printed};
 
 /// Why this process answers the hook itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,7 +171,7 @@ fn hook_ask(
         false => None,
     };
     let mut project_dirs = Vec::new();
-    for name in super::PROJECT_DIR_ENV {
+    for name in super::environment::sent() {
         if let Some(value) = std::env::var_os(name) {
             project_dirs.push((name.to_string(), value.into_string().ok()?));
         }

@@ -13,10 +13,11 @@
 //! itself; the helper exits when idle, when its workspace or socket disappears, or
 //! when a client built from another binary reaches it. It answers only hooks whose
 //! behaviour would be the same in its process: same binary, same protocol, same
-//! workspace, same environment where the engine reads it ([`SHARED_ENV`]).
+//! workspace, same environment where the engine reads it ([`environment`]).
 //! `INTENT_HELPER=off` turns it off.
 
 pub mod client;
+pub mod environment;
 pub mod secret;
 pub mod server;
 pub mod wire;
@@ -29,18 +30,6 @@ use intent_ledger::Workspace;
 /// Bumped whenever the wire format changes (a client and a helper of the same
 /// binary always agree; this guards against a mismatch that the binary check misses).
 pub const PROTOCOL: u32 = 3;
-
-/// Variables whose values change what a hook does or which programs it runs; the
-/// helper answers only clients whose values equal its own (and every `GIT_*`).
-pub const SHARED_ENV: [&str; 4] = ["HOME", "USER", "PATH", "INTENT_DURABILITY"];
-
-/// The front-ends' project directory variables, which choose a hook's workspace;
-/// the client sends its own, the helper uses them as the hook would.
-pub const PROJECT_DIR_ENV: [&str; 3] = [
-    "CLAUDE_PROJECT_DIR",
-    "GEMINI_PROJECT_DIR",
-    "COPILOT_PROJECT_DIR",
-];
 
 /// Longest socket path the kernel accepts (`sun_path` is 108 bytes with its NUL).
 const MAX_SOCKET_PATH: usize = 107;
@@ -155,11 +144,11 @@ pub fn exe_identity() -> String {
 }
 
 /// This process's values of the variables a helper must share with its clients:
-/// [`SHARED_ENV`] and every `GIT_*`, sorted.
+/// the shared ones of [`environment::REGISTRY`] and every `GIT_*`, sorted.
 pub fn shared_environment() -> Vec<(String, String)> {
     let mut shared: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(name, value)| Some((name.into_string().ok()?, value)))
-        .filter(|(name, _)| SHARED_ENV.contains(&name.as_str()) || name.starts_with("GIT_"))
+        .filter(|(name, _)| environment::is_shared(name))
         .map(|(name, value)| (name, value.to_string_lossy().into_owned()))
         .collect();
     shared.sort();

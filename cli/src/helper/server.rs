@@ -16,9 +16,9 @@ use intent_ledger::Workspace;
 
 use super::wire::{self, Answer, Ask, HookAsk, Status};
 use super::Place;
-use crate::commands::hook::{self, HookArgs};
 use crate::config::{Config, Output};
 use crate::engine::FrontEnd;
+use crate::hook_answer::{self as hook, HookArgs};
 
 struct Shared {
     root: PathBuf,
