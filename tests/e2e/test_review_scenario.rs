@@ -302,3 +302,83 @@ fn a_squash_merged_branch_of_three_intents_and_two_agents_is_reviewed_as_it_was_
     }
     assert_eq!(stats["totals"]["human"], 1, "{stats:#}");
 }
+
+/// The CI recipe: a throwaway clone fetches the team's ledgers without publishing
+/// its own (`sync --fetch-only`) and reviews the branch through them.
+#[test]
+fn a_ci_clone_reviews_through_the_team_s_ledgers_without_publishing_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let remote = dir.path().join("remote.git");
+    git(
+        dir.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    let alice = Checkout::create(&dir.path().join("alice"));
+    git(
+        &alice.root,
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    git(&alice.root, &["push", "-q", "origin", "HEAD:main"]);
+    git(&alice.root, &["checkout", "-qb", "feature"]);
+    alice.select("s1");
+    alice.agent_write("s1", "src/token.ts", TOKEN, "w1");
+    git(&alice.root, &["add", "-A"]);
+    git(&alice.root, &["commit", "-qm", "token"]);
+    git(&alice.root, &["push", "-q", "origin", "feature"]);
+    alice.intent_ok(&["sync"]);
+    let published = || {
+        git(
+            dir.path(),
+            &[
+                "--git-dir",
+                remote.to_str().unwrap(),
+                "for-each-ref",
+                "refs/intent/ledgers/",
+            ],
+        )
+    };
+    assert_eq!(published().lines().count(), 1);
+
+    let ci_root = dir.path().join("ci");
+    git(
+        dir.path(),
+        &[
+            "clone",
+            "-q",
+            "-b",
+            "feature",
+            remote.to_str().unwrap(),
+            ci_root.to_str().unwrap(),
+        ],
+    );
+    let ci = Checkout::at(&ci_root);
+    ci.intent_ok(&["init"]);
+    let said = ci.intent_ok(&["sync", "--fetch-only"]);
+    assert!(
+        said.contains("not pushed to origin (--fetch-only)"),
+        "{said}"
+    );
+    assert_eq!(
+        published().lines().count(),
+        1,
+        "the CI clone published nothing"
+    );
+    let review: Value =
+        serde_json::from_str(&ci.intent_ok(&["--json", "review", "origin/main..HEAD"])).unwrap();
+    let token = change(&review, "INT-001", "src/token.ts");
+    assert_eq!(token["session"], "s1");
+    assert!(
+        token["ledger"]
+            .as_str()
+            .unwrap()
+            .contains("owner@example.com"),
+        "{token:#}"
+    );
+    let out = ci.intent(&["review", "--check", "origin/main..HEAD"], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

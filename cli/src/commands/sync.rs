@@ -13,6 +13,10 @@ pub struct SyncArgs {
     /// The remote to share through (default: `origin`, or the only remote). Without
     /// any remote, only the local checkpoint is written.
     pub remote: Option<String>,
+    /// Fetch the other clones' ledgers without pushing this clone's (a CI job's
+    /// throwaway clone, a read-only token).
+    #[arg(long)]
+    pub fetch_only: bool,
 }
 
 /// Arguments of `intent restore`.
@@ -22,7 +26,7 @@ pub struct RestoreArgs {}
 /// Publishes this clone's ledger, fetches the others', pushes its own ref.
 pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
-    let report = sync::sync(&config.workspace, args.remote.as_deref())?;
+    let report = sync::sync(&config.workspace, args.remote.as_deref(), !args.fetch_only)?;
     // After the sync lock is released (a hook holding the ledger's lock may wait for
     // it): the generated lessons file, with the teammates' newest lessons.
     if let Err(err) =
@@ -49,9 +53,10 @@ pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
              then run `intent sync`)"
         ),
         Some(remote) => {
-            match &report.push_refused {
-                None => println!("pushed to {remote} (fast-forward)"),
-                Some(why) => println!("NOT PUSHED: {why}"),
+            match (&report.push_refused, report.pushed) {
+                (Some(why), _) => println!("NOT PUSHED: {why}"),
+                (None, true) => println!("pushed to {remote} (fast-forward)"),
+                (None, false) => println!("not pushed to {remote} (--fetch-only)"),
             }
             if report.fetched.is_empty() {
                 println!("no other clone has published a ledger to {remote} yet");

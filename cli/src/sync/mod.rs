@@ -57,10 +57,10 @@ pub fn checkpoint(workspace: &Workspace) -> anyhow::Result<Published> {
     publish(workspace, false)
 }
 
-/// Publishes, fetches, pushes and rebuilds fetched ledgers. `remote`: the one named,
-/// else `origin`, else the only remote; without any remote only the checkpoint is
-/// written.
-pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncReport> {
+/// Publishes, fetches, pushes (unless `push` is false) and rebuilds fetched
+/// ledgers. `remote`: the one named, else `origin`, else the only remote; without
+/// any remote only the checkpoint is written.
+pub fn sync(workspace: &Workspace, remote: Option<&str>, push: bool) -> anyhow::Result<SyncReport> {
     let _lock = lock(workspace)?;
     let published = publish(workspace, true)?;
     let dir = workspace.root();
@@ -87,9 +87,10 @@ pub fn sync(workspace: &Workspace, remote: Option<&str>) -> anyhow::Result<SyncR
     let own = &report.published.reference;
     // No `+`: the remote takes the ref only as a fast-forward. A refusal (someone
     // forced the ref on the remote) does not keep the others' ledgers from coming.
-    match git::run(dir, &["push", "--quiet", &remote, &format!("{own}:{own}")]) {
-        Ok(_) => report.pushed = true,
-        Err(err) => {
+    match push.then(|| git::run(dir, &["push", "--quiet", &remote, &format!("{own}:{own}")])) {
+        None => {}
+        Some(Ok(_)) => report.pushed = true,
+        Some(Err(err)) => {
             report.push_refused = Some(format!(
                 "{remote} refused {own} (only a fast-forward is accepted: someone rewrote that \
                  ref on the remote, or another clone holds a ledger with this id): {}",

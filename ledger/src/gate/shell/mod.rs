@@ -163,7 +163,14 @@ impl Walker<'_> {
             self.out.opaque("the shell grammar could not be loaded");
             return;
         }
-        let Some(tree) = parser.parse(text, None) else {
+        // The grammar's external scanner passes the next character to C's
+        // `isdigit`, which reads out of its table (and crashes the process) for a
+        // code point beyond 255: found by fuzzing, `tests/fuzz/corpus/shell/crash-*`.
+        // So the grammar parses a copy whose non-ASCII bytes are each a letter, one
+        // byte for one byte (bash takes them as word characters too); every word is
+        // then read from `text` itself by the same byte ranges.
+        let parsed = ascii_stand_in(text);
+        let Some(tree) = parser.parse(parsed.as_ref(), None) else {
             self.out.opaque("the command could not be parsed");
             return;
         };
@@ -617,6 +624,19 @@ fn is_device(path: &str) -> bool {
     ) || path
         .strip_prefix("/dev/fd/")
         .is_some_and(|fd| !fd.is_empty() && fd.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// `text` with every byte of a non-ASCII character replaced by `a`: the same
+/// length and the same boundaries between ASCII characters.
+fn ascii_stand_in(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let bytes: Vec<u8> = text
+        .bytes()
+        .map(|b| if b.is_ascii() { b } else { b'a' })
+        .collect();
+    std::borrow::Cow::Owned(String::from_utf8(bytes).expect("ASCII is UTF-8"))
 }
 
 fn text<'s>(node: Node, src: &'s str) -> &'s str {

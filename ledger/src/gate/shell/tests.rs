@@ -429,3 +429,16 @@ fn code_inside_subscripts_and_arithmetic_is_opaque() {
         assert!(a.is_read_only(), "{cmd}: {a:?}");
     }
 }
+
+/// The grammar's scanner once crashed the process on a code point beyond 255 after
+/// `{` (found by AFL++; `tests/fuzz/corpus/shell/crash-*`): parsed through an ASCII
+/// stand-in, such commands are analysed, and the words keep their own characters.
+#[test]
+fn non_ascii_text_is_analysed_with_its_own_characters() {
+    let crash = "find . -name '*.ts' -exec sed\u{86}r\\\\/ {\u{E0820}c&& {} +";
+    let _ = analysis(crash);
+    assert_eq!(writes("echo x > ünïcødé.txt"), ["/w/ünïcødé.txt"]);
+    assert_eq!(writes("rm -f 'файл' 名前.ts"), ["/w/файл", "/w/名前.ts"]);
+    assert!(analysis("cat ünïcødé.txt").is_read_only());
+    assert!(!analysis("touch {\u{10FFFF}1.x}").is_read_only());
+}
