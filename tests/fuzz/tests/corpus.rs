@@ -1,5 +1,5 @@
 //! Every fuzz target over its committed corpus (`corpus/<target>/`: the seeds and
-//! what AFL++ runs kept as interesting) and over random inputs: the short run in
+//! each crash AFL++ found, once fixed) and over random inputs: the short run in
 //! every `cargo test`. `INTENT_FUZZ_WRITE_SEEDS=1` (with `--ignored`) rewrites
 //! the generated seeds.
 

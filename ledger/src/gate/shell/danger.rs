@@ -113,26 +113,40 @@ pub(super) fn machine_wide(program: &str, _args: &[super::Word], out: &mut Shell
 /// Most paths one glob expands to for checking.
 const MAX_GLOB_PATHS: usize = 2000;
 
-/// The existing paths a glob matches (as the shell would expand it), bounded.
+/// Most directories one glob's expansion reads: `>/**/**/*…` in a 40-byte command
+/// made the hook read and match thousands of directories, seconds of work (found by
+/// fuzzing).
+const MAX_GLOB_DIRS: usize = 256;
+
+/// The existing paths a glob matches (as the shell would expand it), bounded, and
+/// whether that is all of them (`false`: the bounds cut the expansion short).
 /// Components are matched one at a time; `*` does not match a leading dot.
-pub(super) fn expand_glob(pattern: &Path) -> Vec<PathBuf> {
+pub(super) fn expand_glob(pattern: &Path) -> (Vec<PathBuf>, bool) {
     let mut current = vec![PathBuf::from("/")];
+    let mut dirs_read = 0;
+    let mut complete = true;
     for component in pattern.components().skip(1) {
         let part = component.as_os_str().to_string_lossy();
         let is_glob = part.contains(['*', '?', '[']);
+        if !is_glob {
+            current = current.iter().map(|base| base.join(&*part)).collect();
+            continue;
+        }
+        // One matcher per component, not per directory it is matched in.
+        let Ok(matcher) = globset::GlobBuilder::new(&part)
+            .literal_separator(true)
+            .build()
+            .map(|g| g.compile_matcher())
+        else {
+            return (Vec::new(), true);
+        };
         let mut next = Vec::new();
         for base in &current {
-            if !is_glob {
-                next.push(base.join(&*part));
-                continue;
+            if dirs_read == MAX_GLOB_DIRS || next.len() >= MAX_GLOB_PATHS {
+                complete = false;
+                break;
             }
-            let Ok(matcher) = globset::GlobBuilder::new(&part)
-                .literal_separator(true)
-                .build()
-                .map(|g| g.compile_matcher())
-            else {
-                continue;
-            };
+            dirs_read += 1;
             let Ok(entries) = std::fs::read_dir(base) else {
                 continue;
             };
@@ -145,6 +159,7 @@ pub(super) fn expand_glob(pattern: &Path) -> Vec<PathBuf> {
                 if matcher.is_match(&*name) {
                     next.push(base.join(&*name));
                     if next.len() >= MAX_GLOB_PATHS {
+                        complete = false;
                         break;
                     }
                 }
@@ -156,5 +171,5 @@ pub(super) fn expand_glob(pattern: &Path) -> Vec<PathBuf> {
         }
     }
     current.retain(|p| p.symlink_metadata().is_ok());
-    current
+    (current, complete)
 }

@@ -537,7 +537,13 @@ impl Walker<'_> {
         danger::write_outside(&absolute, raw, deletes, by, self.root, &mut self.out);
         let mut paths = vec![absolute.clone()];
         if glob {
-            paths.extend(danger::expand_glob(&absolute));
+            let (matched, complete) = danger::expand_glob(&absolute);
+            if !complete {
+                self.out.opaque(format!(
+                    "`{by}` writes `{raw}`, a glob matching more paths than can be checked"
+                ));
+            }
+            paths.extend(matched);
         }
         for path in paths {
             let target = WriteTarget {
