@@ -302,6 +302,6 @@ pub fn set_aside(ledger: &Path, good_end: u64) -> std::io::Result<SetAside> {
         file: aside,
         bytes: rest.len() as u64,
         lines,
-        sha256: crate::gate::bytes_sha256(&rest),
+        sha256: crate::digest::bytes_sha256(&rest),
     })
 }

@@ -12,9 +12,9 @@
 #![warn(missing_docs)]
 
 pub mod atomic;
+pub mod digest;
 mod error;
 mod event;
-pub mod gate;
 pub mod head;
 pub mod line;
 pub mod lines;

@@ -44,7 +44,7 @@ pub fn target_bytes(journal: &Journal) -> std::io::Result<Option<Vec<u8>>> {
         return Ok(None);
     };
     let bytes = std::fs::read(path)?;
-    if crate::gate::bytes_sha256(&bytes) != *sha {
+    if crate::digest::bytes_sha256(&bytes) != *sha {
         return Err(std::io::Error::other(format!(
             "the ledger an interrupted restore was writing ({}) does not match its journal",
             path.display()
@@ -94,7 +94,7 @@ pub fn old_bytes(journal: &Journal) -> std::io::Result<Vec<u8>> {
         None => Vec::new(),
         Some(path) => std::fs::read(path)?,
     };
-    if crate::gate::bytes_sha256(&bytes) != journal.sha256 {
+    if crate::digest::bytes_sha256(&bytes) != journal.sha256 {
         return Err(std::io::Error::other(format!(
             "the copy of the ledger an interrupted restore kept ({}) does not match its \
              journal; it was changed since",

@@ -2,7 +2,6 @@
 
 mod test_append;
 mod test_compat;
-mod test_gate;
 mod test_head;
 mod test_reader;
 mod test_redact;

@@ -217,7 +217,7 @@ fn context(workspace: &Workspace, raw_path: &str) -> Result<Context> {
 /// directory when it is inside the workspace, else from the workspace root
 /// (`--workspace DIR` from elsewhere).
 pub fn relative_path(workspace: &Workspace, raw_path: &str) -> Result<String> {
-    use intent_ledger::gate::PathProblem;
+    use intent_ledger::workspace::paths::PathProblem;
     let root = workspace
         .root()
         .canonicalize()
@@ -227,7 +227,7 @@ pub fn relative_path(workspace: &Workspace, raw_path: &str) -> Result<String> {
         .and_then(|d| d.canonicalize().ok())
         .filter(|d| d.starts_with(&root))
         .unwrap_or_else(|| root.clone());
-    intent_ledger::gate::workspace_relative(&root, &cwd, raw_path).map_err(|e| {
+    intent_ledger::workspace::paths::workspace_relative(&root, &cwd, raw_path).map_err(|e| {
         QueryError::Invalid(match e {
             PathProblem::OutsideWorkspace(p) => format!(
                 "{raw_path} resolves to {}, outside the workspace {}",

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use intent_ledger::gate::bytes_sha256;
+use intent_gate::bytes_sha256;
 use intent_ledger::{verify_path, Event};
 use serde_json::{json, Value};
 

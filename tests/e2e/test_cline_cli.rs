@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use intent_ledger::gate::bytes_sha256;
+use intent_gate::bytes_sha256;
 use intent_ledger::Event;
 use serde_json::{json, Value};
 

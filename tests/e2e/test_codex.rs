@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use intent_ledger::gate::bytes_sha256;
+use intent_gate::bytes_sha256;
 use intent_ledger::{verify_path, Event};
 use serde_json::Value;
 

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use intent_ledger::gate::bytes_sha256;
+use intent_gate::bytes_sha256;
 use serde_json::{json, Value};
 
 use crate::common::{intent_bin, TestWorkspace};

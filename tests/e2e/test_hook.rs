@@ -307,7 +307,7 @@ fn files_changed_by_a_shell_command_are_traced_in_a_git_repo() {
     assert_eq!(a.data["intent_id"], "INT-001");
     assert_eq!(
         a.data["ranges"],
-        json!([{"start_line": 2, "end_line": 2, "content_hash": intent_ledger::gate::bytes_sha256(b"let b = 3;\n")}])
+        json!([{"start_line": 2, "end_line": 2, "content_hash": intent_gate::bytes_sha256(b"let b = 3;\n")}])
     );
     assert_eq!(a.data["vcs"]["type"], "git");
     assert_eq!(a.data["vcs"]["revision"].as_str().unwrap().len(), 40);
@@ -523,7 +523,7 @@ fn a_write_without_the_old_content_is_classified_from_the_text_of_the_last_trace
     assert_eq!(trace.data["mutation_class"], "AST_REFACTOR");
     assert_eq!(
         trace.data["before_sha256"],
-        intent_ledger::gate::bytes_sha256(v1.as_bytes())
+        intent_gate::bytes_sha256(v1.as_bytes())
     );
     assert_eq!(
         trace.data["ranges"][0]["start_line"], 2,

@@ -57,6 +57,10 @@ fn page_requests(page: &Path, dir: &Path) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs Debian's chromium, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
 fn the_html_review_renders_every_file_class_and_intent_without_the_network() {
     let dir = tempfile::tempdir().unwrap();
     let c = branch_with_agent_work(dir.path(), "  return 2; // <b>&</b>");

@@ -294,7 +294,7 @@ fn an_in_scope_command_is_traced_without_a_violation() {
     // The committed content is the old text: a real diff and AST classification.
     assert_eq!(
         trace["before_sha256"],
-        json!(intent_ledger::gate::bytes_sha256(b"export const a = 1;\n"))
+        json!(intent_gate::bytes_sha256(b"export const a = 1;\n"))
     );
     assert_eq!(trace["classification"]["method"], "ast");
     assert_eq!(trace["mutation_class"], "INTENT_EVOLUTION");

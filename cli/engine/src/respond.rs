@@ -220,7 +220,7 @@ fn is_read_only(event: &HookEvent) -> bool {
         None => true,
         Some(tool) => {
             let cwd = event.cwd.clone().unwrap_or_default();
-            intent_ledger::gate::fails_open(&tool.action, &cwd)
+            intent_gate::fails_open(&tool.action, &cwd)
         }
     }
 }
@@ -280,8 +280,9 @@ fn unrecorded_record(
     }
     let tool = event.tool.as_ref()?;
     let paths = match &tool.action {
-        intent_ledger::gate::Action::Write { paths, .. }
-        | intent_ledger::gate::Action::Other { paths, .. } => paths.clone(),
+        intent_gate::Action::Write { paths, .. } | intent_gate::Action::Other { paths, .. } => {
+            paths.clone()
+        }
         _ => Vec::new(),
     };
     Some(intent_ledger::payload::HookUnrecorded {

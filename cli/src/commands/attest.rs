@@ -84,7 +84,7 @@ pub fn run(config: &Config, args: AttestArgs) -> anyhow::Result<u8> {
     for file in &review.files {
         if let Some(bytes) = blob(root, &commit, &file.path) {
             subject.push(json!({"name": file.path,
-                "digest": {"sha256": intent_ledger::gate::bytes_sha256(&bytes)}}));
+                "digest": {"sha256": intent_gate::bytes_sha256(&bytes)}}));
         }
     }
     let cited: Vec<String> = review
@@ -349,7 +349,7 @@ fn check(config: &Config, file: &Path, args: &AttestArgs) -> anyhow::Result<Stri
     for s in &subject[1..] {
         let path = s["name"].as_str().unwrap_or("");
         let sha = s["digest"]["sha256"].as_str().unwrap_or("");
-        let actual = blob(root, &commit, path).map(|b| intent_ledger::gate::bytes_sha256(&b));
+        let actual = blob(root, &commit, path).map(|b| intent_gate::bytes_sha256(&b));
         if actual.as_deref() != Some(sha) {
             bail!("{path} at {want} is not the content it names");
         }

@@ -228,8 +228,7 @@ pub fn run(config: &Config, args: ConfineArgs) -> anyhow::Result<u8> {
             workspace.specs_path().display()
         );
     };
-    let policy =
-        intent_ledger::gate::Policy::load(&workspace.orchestration_dir().join("policy.yaml"))?;
+    let policy = intent_gate::Policy::load(&workspace.orchestration_dir().join("policy.yaml"))?;
     let mut extra = Vec::new();
     if let Some(store) = workspace.git_store_dir() {
         extra.push(store);

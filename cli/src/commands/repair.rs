@@ -140,7 +140,7 @@ fn leave_out_foreign_lines(
             .map(|n| n.to_string_lossy().into_owned()),
         bytes: old.len() as u64,
         lines: left_out,
-        sha256: intent_ledger::gate::bytes_sha256(&old),
+        sha256: intent_gate::bytes_sha256(&old),
     });
     Ok(Some(format!(
         "Left out {left_out} foreign line(s) ({removed} bytes) from inside the ledger; every \

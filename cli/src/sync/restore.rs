@@ -250,10 +250,10 @@ pub fn rewrite_in_place(
                 ledger,
                 &recovery::Journal {
                     aside: aside.clone(),
-                    sha256: intent_ledger::gate::bytes_sha256(old),
+                    sha256: intent_gate::bytes_sha256(old),
                     bytes: old.len() as u64,
                     target: Some(kept_target),
-                    target_sha256: Some(intent_ledger::gate::bytes_sha256(target)),
+                    target_sha256: Some(intent_gate::bytes_sha256(target)),
                 },
             )?;
             aside

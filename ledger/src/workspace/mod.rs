@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 pub use git::GitCheckout;
+pub mod paths;
 
 use crate::error::{LedgerError, Result};
 use crate::event::{kinds, NewEvent};

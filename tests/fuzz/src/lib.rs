@@ -30,8 +30,8 @@ pub const TARGETS: &[(&str, Target)] = &[
 pub fn shell(data: &[u8]) {
     let command = String::from_utf8_lossy(data);
     let root = Path::new("/w");
-    let first = intent_ledger::gate::shell::analyze(&command, root, root);
-    let again = intent_ledger::gate::shell::analyze(&command, root, root);
+    let first = intent_gate::shell::analyze(&command, root, root);
+    let again = intent_gate::shell::analyze(&command, root, root);
     assert_eq!(first.is_read_only(), again.is_read_only(), "{command:?}");
 }
 

@@ -194,7 +194,7 @@ pub fn fail_closed(message: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use intent_ledger::gate::Action;
+    use intent_gate::Action;
 
     #[test]
     fn tools_map_to_actions() {

@@ -137,7 +137,7 @@ impl Adapter for Copilot {
         let failed = failed(tool.as_ref());
         let mut cwd = string(payload, "cwd")?.map(PathBuf::from);
         if let Some(ToolCall {
-            action: intent_ledger::gate::Action::Shell { .. },
+            action: intent_gate::Action::Shell { .. },
             input,
             ..
         }) = &tool
@@ -252,7 +252,7 @@ fn tool_call(payload: &Value, session: &str) -> Result<ToolCall, PayloadError> {
         // A call Copilot rejected for its arguments ran nothing: recorded as the
         // failure it is, whatever its arguments lack.
         Err(_) if error.is_some() => Classified {
-            action: intent_ledger::gate::Action::Other {
+            action: intent_gate::Action::Other {
                 tool: name.clone(),
                 paths: Vec::new(),
             },
@@ -343,7 +343,7 @@ mod tests {
             )
             .unwrap();
         match event.tool.unwrap().action {
-            intent_ledger::gate::Action::Shell { command, .. } => assert_eq!(command, "rm -rf ~\n"),
+            intent_gate::Action::Shell { command, .. } => assert_eq!(command, "rm -rf ~\n"),
             other => panic!("{other:?}"),
         }
     }

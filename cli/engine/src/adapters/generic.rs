@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use intent_ledger::gate::Action;
+use intent_gate::Action;
 use serde_json::{json, Value};
 
 use super::fields::{command_dir, object, required, string, synthetic_use_id};

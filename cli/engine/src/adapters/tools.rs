@@ -5,7 +5,7 @@
 //! says which is which. A tool no table knows is `Action::Other`: destructive, so an
 //! unknown tool needs an intent like any write.
 
-use intent_ledger::gate::Action;
+use intent_gate::Action;
 use serde_json::Value;
 
 use super::fields::type_name;

@@ -13,7 +13,7 @@ use intent_ast_hash::{
     analyze_turn_with, BlockMatch, BlockRef, FileAnalysis, LineageEvent, Prepared, SourceFile,
     TurnAnalysis,
 };
-use intent_ledger::gate::{self, Action};
+use intent_gate::{self as gate, Action};
 
 use super::taken_lines::taken_lines;
 use super::touched::Touched;

@@ -9,9 +9,7 @@
 
 use std::path::Path;
 
-use intent_ledger::gate::{
-    Action, ActionClass, ConfineShell, Decision, GateReason, ReasonKind, Verdict,
-};
+use intent_gate::{Action, ActionClass, ConfineShell, Decision, GateReason, ReasonKind, Verdict};
 use serde_json::Value;
 
 use super::event::{FrontEnd, Rewrite};

@@ -1,6 +1,6 @@
 use std::path::Path;
 
-use intent_ledger::gate::{Action, ActionClass, ConfineShell, Decision, Verdict};
+use intent_gate::{Action, ActionClass, ConfineShell, Decision, Verdict};
 use serde_json::{json, Value};
 
 use super::*;

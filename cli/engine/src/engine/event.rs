@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use intent_ledger::gate::{Action, GateReason};
+use intent_gate::{Action, GateReason};
 use serde_json::Value;
 
 /// Which front-end a hook event came from: the one list of front-ends, also the

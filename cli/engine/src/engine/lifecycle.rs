@@ -9,7 +9,7 @@
 //! propose it (`intent.completion_proposed`) for a human to confirm is the policy's
 //! `agent_completion` (default: propose).
 
-use intent_ledger::gate::{GateReason, ReasonKind};
+use intent_gate::{GateReason, ReasonKind};
 use intent_ledger::payload::{ChecklistItem, CompletionProposed, IntentStatus as StatusEvent};
 use intent_ledger::spec::{edit_intent, FieldEdit, IntentSpec, IntentStatus};
 use serde_json::Value;
@@ -275,7 +275,7 @@ impl EventTx<'_, '_> {
         let may_finish = self
             .policy
             .as_ref()
-            .is_ok_and(|p| p.agent_completion == intent_ledger::gate::AgentCompletion::Allow);
+            .is_ok_and(|p| p.agent_completion == intent_gate::AgentCompletion::Allow);
         if may_finish {
             let change = StatusChange {
                 intent_id: intent_id.to_string(),

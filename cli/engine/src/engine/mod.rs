@@ -32,7 +32,7 @@ pub(crate) mod vcs;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use intent_ledger::gate::{GateReason, Policy};
+use intent_gate::{GateReason, Policy};
 use intent_ledger::payload::{
     HookWarning, Lesson, Payload, Prompt, SessionStart, SessionStop, TurnVerdict,
 };

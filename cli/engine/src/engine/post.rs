@@ -2,8 +2,8 @@
 //! results and failures.
 
 use anyhow::Context as _;
-use intent_ledger::gate::changes::{ChangeJudge, ChangeVerdict};
-use intent_ledger::gate::{self, file_sha256, Action};
+use intent_gate::changes::{ChangeJudge, ChangeVerdict};
+use intent_gate::{self as gate, file_sha256, Action};
 use intent_ledger::payload::{
     Collision, IntentCleared, ToolPost, Trace, TraceBlock, Vcs, Violation,
 };

@@ -1,7 +1,7 @@
 //! PostToolUse of a shell command: what it changed (found before the lock by
 //! [`super::shell`]), judged path by path with the gate's rules, traced, and told.
 
-use intent_ledger::gate::changes::{ChangeJudge, ChangeVerdict};
+use intent_gate::changes::{ChangeJudge, ChangeVerdict};
 use intent_ledger::payload::{Payload, ToolPost, Violation};
 use serde_json::{json, Value};
 

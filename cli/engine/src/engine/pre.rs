@@ -2,7 +2,7 @@
 //! (a refusal, an ask, or a warning a front-end cannot enforce).
 
 use anyhow::Context as _;
-use intent_ledger::gate::{self, Action, GateInput, GateReason, Verdict};
+use intent_gate::{self as gate, Action, GateInput, GateReason, Verdict};
 use intent_ledger::payload::{RecordedReason, ToolPre};
 use serde_json::Value;
 

@@ -1,6 +1,6 @@
 //! Selecting an intent: validation against the specs and the policy, and the record.
 
-use intent_ledger::gate::{self, GateReason, Policy, ReasonKind};
+use intent_gate::{self as gate, GateReason, Policy, ReasonKind};
 use intent_ledger::payload::IntentSelected;
 
 use super::{context, lessons, EventTx};

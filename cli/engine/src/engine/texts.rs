@@ -25,7 +25,7 @@ fn path_for(workspace: &Workspace, hash: &str) -> Option<PathBuf> {
 pub fn load(workspace: &Workspace, hash: &str) -> Option<Vec<u8>> {
     let bytes = std::fs::read(path_for(workspace, hash)?).ok()?;
     // A damaged cache entry must not pass for the old content.
-    (intent_ledger::gate::bytes_sha256(&bytes) == hash).then_some(bytes)
+    (intent_gate::bytes_sha256(&bytes) == hash).then_some(bytes)
 }
 
 /// Whether the text of `hash` is kept: the ledger traced that content (a damaged or
@@ -49,7 +49,7 @@ pub fn store(workspace: &Workspace, root: &Path, rel: &str, hash: &str) {
     let Ok(bytes) = std::fs::read(&source) else {
         return;
     };
-    if intent_ledger::gate::bytes_sha256(&bytes) != hash {
+    if intent_gate::bytes_sha256(&bytes) != hash {
         return; // changed again since it was hashed
     }
     let dir = target.parent().expect("has a parent");

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use imara_diff::Diff;
-use intent_ledger::gate::bytes_sha256;
+use intent_gate::bytes_sha256;
 use intent_ledger::payload::{Classification, LineDiff, Trace, TraceRange};
 
 use super::line_diff::{git_line_diff, line_diff};

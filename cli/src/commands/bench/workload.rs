@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use intent_ast_hash::{analyze, SourceFile};
-use intent_ledger::gate::bytes_sha256;
+use intent_gate::bytes_sha256;
 use intent_ledger::spec::SpecDocument;
 use intent_ledger::{record_spec_snapshot, Durability, Ledger, LedgerOptions, NewEvent, Workspace};
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! `.orchestration/policy.yaml`, for CI. One line per finding; exit 5 when a rule
 //! set to `fail` is broken, 0 otherwise (warnings included).
 
-use intent_ledger::gate::{CheckAction, Policy, ReviewPolicy};
+use intent_gate::{CheckAction, Policy, ReviewPolicy};
 use intent_ledger::spec::ScopeMatcher;
 use serde::Serialize;
 

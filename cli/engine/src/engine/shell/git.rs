@@ -177,7 +177,7 @@ pub fn committed(
         if kind != "blob" {
             continue;
         }
-        let hash = intent_ledger::gate::bytes_sha256(&content);
+        let hash = intent_gate::bytes_sha256(&content);
         let text = (content.len() <= max_kept).then_some(content);
         found.insert(path.to_string(), Committed { hash, text });
     }

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use intent_ast_hash::{Prepared, SourceFile};
-use intent_ledger::gate::{bytes_sha256, file_sha256};
+use intent_gate::{bytes_sha256, file_sha256};
 use intent_ledger::workspace::LedgerLocation;
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
@@ -90,7 +90,7 @@ fn ledger_label(workspace: &Workspace) -> &'static str {
 /// what no agent may write (Intent Ledger's data, git's internals, the front-ends'
 /// hook and MCP configuration).
 pub fn protected(rel: &str) -> Option<&'static str> {
-    intent_ledger::gate::protected::protected(rel, false)
+    intent_gate::protected::protected(rel, false)
 }
 
 fn baseline_dir(workspace: &Workspace) -> PathBuf {
@@ -248,7 +248,7 @@ impl Outside {
             super::Phase::PostTool | super::Phase::PostToolFailure
         );
         let shell = event.tool.as_ref().filter(|t| {
-            t.handshake.is_none() && matches!(t.action, intent_ledger::gate::Action::Shell { .. })
+            t.handshake.is_none() && matches!(t.action, intent_gate::Action::Shell { .. })
         });
         if let (true, Some(use_id)) = (post, shell.and_then(|t| t.use_id.as_deref())) {
             outside.changes = analyse(workspace, root, use_id);

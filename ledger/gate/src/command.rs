@@ -5,7 +5,7 @@
 //! by [`super::shell::analyze`], which parses the command with tree-sitter-bash;
 //! this is its one-word summary.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use super::shell;
 
@@ -35,20 +35,7 @@ pub fn classify_command(command: &str, root: &Path, cwd: &Path) -> CommandClass 
     CommandClass::from(&shell::analyze(command, root, cwd))
 }
 
-/// Normalizes `.` and `..` without touching the filesystem.
-pub fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
+pub use intent_ledger::workspace::paths::lexical;
 
 #[cfg(test)]
 mod tests {

@@ -331,12 +331,12 @@ impl Walker<'_> {
     fn copies_of_protected(&mut self, sources: &[Word], scope: &ShellScope) {
         let Some(cwd) = &scope.cwd else { return };
         for source in sources.iter().filter_map(Word::text) {
-            let path = crate::gate::paths::resolve_dotdot(&cwd.join(source));
+            let path = intent_ledger::workspace::paths::resolve_dotdot(&cwd.join(source));
             let Ok(rel) = path.strip_prefix(self.root) else {
                 continue;
             };
             let rel = rel.to_string_lossy();
-            if let Some(what) = crate::gate::protected(&rel, false) {
+            if let Some(what) = crate::protected(&rel, false) {
                 self.out
                     .danger(format!("`cp {source}` copies a protected file ({what})"));
             }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use intent_ledger::gate::{decide, Action, ActionClass, GateInput, Policy, ReasonKind, Verdict};
+use intent_gate::{decide, Action, ActionClass, GateInput, Policy, ReasonKind, Verdict};
 use intent_ledger::spec::SpecDocument;
 use intent_ledger::state::{HookState, SessionState};
 
@@ -62,7 +62,7 @@ impl Fixture {
         );
     }
 
-    fn decide(&self, action: Action) -> intent_ledger::gate::Decision {
+    fn decide(&self, action: Action) -> intent_gate::Decision {
         decide(&GateInput {
             action: &action,
             session: "s1",
@@ -93,7 +93,7 @@ fn shell(command: &str) -> Action {
     }
 }
 
-fn kind(decision: &intent_ledger::gate::Decision) -> ReasonKind {
+fn kind(decision: &intent_gate::Decision) -> ReasonKind {
     decision.reason.as_ref().expect("a reason").kind
 }
 
@@ -200,7 +200,7 @@ fn a_file_changed_since_the_session_saw_it_is_stale() {
     f.select("INT-001");
     let path = f.root.join("src/auth/a.ts");
     std::fs::write(&path, "one\n").unwrap();
-    let seen = intent_ledger::gate::file_sha256(&path).unwrap().unwrap();
+    let seen = intent_gate::file_sha256(&path).unwrap().unwrap();
     f.state
         .sessions
         .get_mut("s1")
@@ -229,7 +229,7 @@ fn dangerous_commands_are_denied_or_asked_per_policy() {
         (rm.verdict, kind(&rm)),
         (Verdict::Deny, ReasonKind::PolicyBlock)
     );
-    f.policy.dangerous_commands = intent_ledger::gate::DangerAction::Ask;
+    f.policy.dangerous_commands = intent_gate::DangerAction::Ask;
     let rm = f.decide(shell("curl https://x | sh"));
     assert_eq!(
         (rm.verdict, kind(&rm)),
@@ -285,7 +285,7 @@ fn unusable_specs_or_policy_fail_closed_for_writes_only() {
     );
 }
 
-fn verdict(decision: &intent_ledger::gate::Decision) -> String {
+fn verdict(decision: &intent_gate::Decision) -> String {
     match &decision.reason {
         Some(reason) => format!("{:?}:{}", decision.verdict, reason.kind.as_str()),
         None => format!("{:?}", decision.verdict),
@@ -400,7 +400,7 @@ fn writes_into_git_internals_and_front_end_configs_are_policy_blocks() {
 
 #[test]
 fn what_a_front_end_cannot_enforce_is_judged_but_not_enforced() {
-    use intent_ledger::gate::Capabilities;
+    use intent_gate::Capabilities;
     let mut f = Fixture::new();
     f.select("INT-001");
     let judge =
@@ -437,7 +437,7 @@ fn what_a_front_end_cannot_enforce_is_judged_but_not_enforced() {
     };
     let d = judge(&f, write("src/billing/a.ts"), cline, false, None);
     assert!(d.enforced);
-    f.policy.cline_refusal = intent_ledger::gate::TaskRefusal::Warn;
+    f.policy.cline_refusal = intent_gate::TaskRefusal::Warn;
     let d = judge(&f, write("src/billing/a.ts"), cline, false, None);
     assert_eq!((d.verdict, d.enforced), (Verdict::Deny, false));
     // A write citing another intent than the session's.
@@ -445,4 +445,26 @@ fn what_a_front_end_cannot_enforce_is_judged_but_not_enforced() {
     assert_eq!(d.reason.unwrap().kind, ReasonKind::IntentNotActive);
     let d = judge(&f, write("src/auth/a.ts"), normal, false, Some("INT-001"));
     assert_eq!(d.verdict, Verdict::Allow);
+}
+
+#[test]
+fn dotdot_after_a_symlink_goes_where_the_kernel_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("src/auth")).unwrap();
+    std::fs::create_dir_all(root.join("src/billing/sub")).unwrap();
+    std::os::unix::fs::symlink("../billing/sub", root.join("src/auth/lnk")).unwrap();
+    // `echo > src/auth/lnk/../invoice.ts` writes src/billing/invoice.ts.
+    assert_eq!(
+        intent_gate::workspace_relative(&root, &root, "src/auth/lnk/../invoice.ts").unwrap(),
+        "src/billing/invoice.ts"
+    );
+    // Without a symlink, `..` is plain.
+    assert_eq!(
+        intent_gate::workspace_relative(&root, &root, "src/auth/x/../a.ts").unwrap(),
+        "src/auth/a.ts"
+    );
+    let shell = intent_gate::shell::analyze("echo x > src/auth/lnk/../invoice.ts", &root, &root);
+    let written: Vec<_> = shell.writes.iter().map(|w| w.path.clone()).collect();
+    assert_eq!(written, [root.join("src/billing/invoice.ts")]);
 }

@@ -188,7 +188,7 @@ impl Policy {
     /// Loads the policy file; a missing file is the default policy. A malformed one
     /// is an error the gate turns into fail-closed `invalid_config` denies.
     pub fn load(path: &Path) -> Result<Policy, PolicyError> {
-        match crate::atomic::read_regular(path) {
+        match intent_ledger::atomic::read_regular(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Policy::default()),
             Err(source) => Err(PolicyError::Read {
                 path: path.to_path_buf(),

@@ -525,9 +525,9 @@ impl Walker<'_> {
         let path = Path::new(raw);
         // `..` after a symlink goes where the kernel goes, not where the text says.
         let absolute = if path.is_absolute() {
-            crate::gate::paths::resolve_dotdot(path)
+            intent_ledger::workspace::paths::resolve_dotdot(path)
         } else if let Some(cwd) = &scope.cwd {
-            crate::gate::paths::resolve_dotdot(&cwd.join(path))
+            intent_ledger::workspace::paths::resolve_dotdot(&cwd.join(path))
         } else {
             self.out.opaque(format!(
                 "`{by}` writes `{raw}` relative to a directory only known when it runs"

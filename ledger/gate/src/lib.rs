@@ -12,21 +12,18 @@
 
 pub mod changes;
 pub mod command;
-pub mod paths;
 pub mod policy;
 pub mod protected;
 pub mod shell;
 mod types;
 
-use std::io::Read;
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
-use crate::spec::{IntentStatus, ScopeMatcher, SpecDocument};
-use crate::state::HookState;
 pub use command::{classify_command, CommandClass};
-pub use paths::{workspace_relative, PathProblem};
+pub use intent_ledger::digest::{bytes_sha256, file_sha256};
+use intent_ledger::spec::{IntentStatus, ScopeMatcher, SpecDocument};
+use intent_ledger::state::HookState;
+pub use intent_ledger::workspace::paths::{self, workspace_relative, PathProblem};
 pub use policy::{
     AgentCompletion, CheckAction, ConfineShell, DangerAction, MismatchAction, Policy, PolicyError,
     ReviewPolicy, TaskRefusal,
@@ -476,28 +473,4 @@ pub fn workable(status: Option<IntentStatus>, policy: &Policy) -> bool {
         Some(IntentStatus::Draft) => policy.allow_draft,
         _ => false,
     }
-}
-
-/// Returns `sha256:<hex>` of a file's bytes, `None` if it does not exist.
-pub fn file_sha256(path: &Path) -> std::io::Result<Option<String>> {
-    let mut file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(Some(format!("sha256:{}", hex::encode(hasher.finalize()))))
-}
-
-/// Returns `sha256:<hex>` of bytes.
-pub fn bytes_sha256(bytes: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
 }
