@@ -25,7 +25,7 @@ fn main() {
     };
     let root = dir.path();
     let ok = |c: &mut Command| assert!(c.current_dir(root).status().unwrap().success());
-    ok(Command::new("git").args(["init", "-q"]));
+    intent_test_support::git::run(root, &["init", "-q"]);
     ok(Command::new(&intent).arg("init").stdout(Stdio::null()));
     std::fs::create_dir_all(root.join("src/auth")).unwrap();
     std::fs::write(

@@ -225,16 +225,7 @@ fn run(intent: &str, root: &Path, args: &[&str]) {
 
 fn git(root: &Path, args: &[&str]) {
     std::fs::create_dir_all(root).unwrap();
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    intent_test_support::git::run(root, args);
 }
 
 /// `n` small TypeScript modules in 200 directories; the last tenth under `dist/`.

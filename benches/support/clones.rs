@@ -18,24 +18,7 @@ pub fn env(name: &str, default: u64) -> u64 {
 }
 
 pub fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=Bench",
-            "-c",
-            "user.email=bench@example.com",
-        ])
-        .args(["-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    intent_test_support::git::run(dir, args)
 }
 
 pub fn intent(bin: &str, root: &Path, args: &[&str], stdin: Option<&[u8]>) -> String {

@@ -82,11 +82,7 @@ impl Repo {
 
 /// `git` in `dir`, deaf to the user's and the system's configuration.
 pub fn git(dir: &Path) -> Command {
-    let mut cmd = Command::new("git");
-    cmd.current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1");
-    cmd
+    intent_test_support::git::command(dir)
 }
 
 /// The ledger's traces in order, each joined with its prompt's text.

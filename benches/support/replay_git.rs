@@ -33,22 +33,7 @@ pub struct Source {
 
 /// Runs git in `dir`; returns stdout, or stderr as the error.
 pub fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("git {args:?}: {e}"))?;
-    if out.status.success() {
-        Ok(out.stdout)
-    } else {
-        Err(format!(
-            "git {args:?}: {}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
+    intent_test_support::git::try_run(dir, args)
 }
 
 fn text(bytes: Vec<u8>) -> String {

@@ -21,9 +21,20 @@ pub fn path_with_intent() -> std::ffi::OsString {
     std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).unwrap()
 }
 
+/// Whether this run of the suite answers hooks through the resident helper, as
+/// `intent` does when installed: yes, unless `INTENT_TEST_HELPER=off` (the suite's
+/// second pass, `test_helper_modes.rs`, runs hook tests that way).
+pub fn suite_uses_helper() -> bool {
+    !matches!(
+        std::env::var("INTENT_TEST_HELPER").as_deref(),
+        Ok("off" | "0" | "false" | "no")
+    )
+}
+
 /// A fresh, initialized workspace in a temp dir.
 pub struct TestWorkspace {
     dir: tempfile::TempDir,
+    helper: bool,
 }
 
 impl TestWorkspace {
@@ -39,7 +50,17 @@ impl TestWorkspace {
     pub fn empty() -> TestWorkspace {
         TestWorkspace {
             dir: tempfile::tempdir().unwrap(),
+            helper: suite_uses_helper(),
         }
+    }
+
+    /// Answers every hook of this workspace in its own process: for tests of what
+    /// a one-shot hook leaves on disk between hooks (the helper saves after it
+    /// answers, so files a test inspects right after a hook may not be written yet)
+    /// or of what only the in-process path prints.
+    pub fn in_process(mut self) -> TestWorkspace {
+        self.helper = false;
+        self
     }
 
     /// Returns the workspace root.
@@ -64,10 +85,9 @@ impl TestWorkspace {
         let mut cmd = Command::new(program);
         cmd.arg("--workspace").arg(self.root()).args(args);
         cmd.env("PATH", path_with_intent());
-        // Hooks answer in their own process unless a test asks for the resident
-        // helper (tests/e2e/test_helper.rs); `INTENT_TEST_HELPER=on` runs the whole
-        // suite's hooks through helpers instead.
-        if std::env::var_os("INTENT_TEST_HELPER").is_none() {
+        // Hooks go through the resident helper, as installed, unless this
+        // workspace or this run of the suite says otherwise.
+        if !self.helper {
             cmd.env("INTENT_HELPER", "off");
         }
         cmd.stdin(Stdio::piped())
@@ -107,34 +127,7 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A small deterministic PRNG (xorshift64*) so failures can be replayed from the seed.
-pub struct Rng(u64);
-
-impl Rng {
-    /// Seeds from the clock unless `INTENT_TEST_SEED` is set; prints the seed.
-    pub fn from_env() -> Rng {
-        let seed = std::env::var("INTENT_TEST_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap()
-                    .as_nanos() as u64
-                    | 1
-            });
-        eprintln!("random seed: INTENT_TEST_SEED={seed}");
-        Rng(seed)
-    }
-
-    /// Returns a number in `lo..hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        lo + self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % (hi - lo)
-    }
-}
+pub use intent_test_support::Rng;
 
 /// Runs `intent hook claude-code` with `payload`; returns its JSON reply and stderr.
 pub fn hook(ws: &TestWorkspace, payload: &[u8]) -> (Value, String) {

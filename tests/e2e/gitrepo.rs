@@ -9,39 +9,7 @@ use serde_json::{json, Value};
 
 use crate::common::{intent_bin, stderr, SRC_INTENT};
 
-/// Runs git in `dir` with a fixed identity; panics with git's words on failure.
-pub fn git(dir: &Path, args: &[&str]) -> String {
-    let out = git_output(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?} in {}: {}",
-        dir.display(),
-        stderr(&out)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-/// Runs git in `dir`; returns its output whatever the status.
-pub fn git_output(dir: &Path, args: &[&str]) -> Output {
-    Command::new("git")
-        .args([
-            "-c",
-            "user.name=Tester",
-            "-c",
-            "user.email=tester@example.com",
-        ])
-        .args([
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "advice.detachedHead=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .output()
-        .expect("git runs")
-}
+pub use intent_test_support::git::{output as git_output, run as git};
 
 /// A checkout (main or linked worktree, or a clone) with Intent Ledger in it.
 #[derive(Debug, Clone)]

@@ -48,6 +48,7 @@ mod test_git_ledger;
 mod test_git_sync;
 mod test_helper;
 mod test_helper_memory;
+mod test_helper_modes;
 mod test_helper_stall;
 mod test_helper_work;
 mod test_hook;

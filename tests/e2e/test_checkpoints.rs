@@ -54,7 +54,9 @@ fn work(ws: &TestWorkspace, from: usize, n: usize) {
 }
 
 fn workspace() -> TestWorkspace {
-    let ws = TestWorkspace::new();
+    // These tests look at the checkpoint files right after each hook; a helper
+    // writes them after it answers (tests/e2e/test_helper_work.rs covers that).
+    let ws = TestWorkspace::new().in_process();
     std::fs::write(
         ws.root().join(".orchestration/active_intents.yaml"),
         SRC_INTENT,

@@ -18,12 +18,7 @@ const SPECS: &str = "active_intents:
 
 fn workspace() -> TestWorkspace {
     let ws = TestWorkspace::empty();
-    let git = std::process::Command::new("git")
-        .args(["init", "-q"])
-        .current_dir(ws.root())
-        .status()
-        .unwrap();
-    assert!(git.success());
+    intent_test_support::git::run(ws.root(), &["init", "-q"]);
     let out = ws.run(&["init"], None);
     assert!(out.status.success(), "{}", stderr(&out));
     std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();

@@ -13,7 +13,6 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -1509,15 +1508,7 @@ fn workspace(config: Config) -> TestWorkspace {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    let git = Command::new("git")
-        .args(["init", "-q", "."])
-        .current_dir(root)
-        .output();
-    if !git.is_ok_and(|o| o.status.success()) {
-        std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
-        std::fs::write(root.join(".git/config"), "[core]\n").unwrap();
-        std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
-    }
+    intent_test_support::git::run(root, &["init", "-q", "."]);
     // Looks in scope; a write would create the gate's own data.
     std::os::unix::fs::symlink("../.orchestration/notes.yaml", root.join("src/notes.ts")).unwrap();
     // Directories in scope by name that are elsewhere.

@@ -546,3 +546,36 @@ fn hooks_of_another_workspace_are_declined() {
     );
     assert!(ws.events().iter().all(|e| e.kind != "tool.pre"));
 }
+
+#[test]
+fn hook_timings_through_the_helper_show_both_sides() {
+    let ws = workspace();
+    started_helper(&ws);
+    let (_, err) = hook(
+        &ws,
+        &prompt(&ws, "timed"),
+        true,
+        &[("INTENT_HOOK_TIMINGS", "1")],
+    );
+    // One report from the helper (its phases), one from the client (its own).
+    let spans = |line: &str| -> Vec<String> {
+        let report: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        report["timings_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|span| span[0].as_str().unwrap().to_string())
+            .collect()
+    };
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    let helper = spans(lines[0].strip_prefix("intent hook: ").unwrap());
+    let client = spans(lines[1].strip_prefix("intent hook: client ").unwrap());
+    for phase in ["helper start", "lock", "work", "commit"] {
+        assert!(helper.contains(&phase.to_string()), "{phase}: {helper:?}");
+    }
+    assert!(
+        client.contains(&"helper answered".to_string()),
+        "{client:?}"
+    );
+}

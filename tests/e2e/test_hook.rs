@@ -249,16 +249,7 @@ fn select_from_a_shell_refuses_blocked_and_unknown_intents() {
 }
 
 fn git(root: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    intent_test_support::git::run(root, args);
 }
 
 #[test]
@@ -582,7 +573,9 @@ fn init_agent_never_writes_a_build_path() {
 /// changing its reply; without it, stderr stays empty.
 #[test]
 fn hook_timings_are_printed_on_request_only() {
-    let ws = workspace();
+    // The in-process phases (lock, load state, …); through a helper the client
+    // and the helper each print their spans (test_helper.rs).
+    let ws = workspace().in_process();
     let root = ws.root().display().to_string();
     let payload = json!({"hook_event_name": "PreToolUse", "session_id": "s1", "cwd": root,
         "tool_name": "Read", "tool_input": {"file_path": format!("{root}/README.md")}});

@@ -44,16 +44,7 @@ fn workspace(git: bool) -> TestWorkspace {
 }
 
 fn run_git(root: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    intent_test_support::git::run(root, args);
 }
 
 /// Writes `scripts/<name>.sh` with `body`, then runs `sh scripts/<name>.sh` as Claude

@@ -101,7 +101,9 @@ fn write(ws: &TestWorkspace, session: &str, n: u32, rel: &str, text: &str) -> Va
 /// Two sessions under two intents change one file, one after the other; a third
 /// session without an intent is refused.
 fn history() -> (TestWorkspace, Value) {
-    let ws = TestWorkspace::new();
+    // In process: `doctor` then reports the helper as off instead of a pid and
+    // an uptime.
+    let ws = TestWorkspace::new().in_process();
     std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
     let refused = write(&ws, "s0", 1, "src/talk.ts", FIRST);
     for (session, intent) in [("s1", "INT-001"), ("s2", "INT-002")] {

@@ -128,11 +128,22 @@ pub fn ask(bin: &Path, root: &Path) -> anyhow::Result<()> {
         4,
     );
 
-    say("$ intent bench --events 20000 --runs 5   # sizes a setup; the full run defaults to 100k events");
+    // No soak: its 600 hooks wait on fsync (over a minute on a slow disk), and the
+    // line below shows none of its figures.
+    say("$ intent bench --events 20000 --runs 5 --soak-hooks 0   # sizes a setup; the full run defaults to 100k events and a 600-hook soak");
     let bench = intent(
         bin,
         root,
-        &["--json", "bench", "--events", "20000", "--runs", "5"],
+        &[
+            "--json",
+            "bench",
+            "--events",
+            "20000",
+            "--runs",
+            "5",
+            "--soak-hooks",
+            "0",
+        ],
     )?;
     let r: Value = serde_json::from_str(&bench)?;
     let p50 = |v: &Value| v["p50_ms"].as_f64().unwrap_or(f64::NAN);
