@@ -8,135 +8,59 @@ use super::options::{
     abbreviates, command_after_options, flag_value, operands, split_options, Arg,
 };
 use super::words::{ShellScope, Word};
-use super::{danger, scripts, wrappers, Stdin, Walker};
+use super::{danger, scripts, tables, wrappers, Stdin, Walker};
 
-/// Commands that have no option that writes a file or runs another program (their
-/// manuals were checked): read-only with any flags.
-const PURE_READERS: &[&str] = &[
-    "cat",
-    "head",
-    "tail",
-    "wc",
-    "pwd",
-    "echo",
-    "which",
-    "type",
-    "stat",
-    "du",
-    "df",
-    "diff",
-    "cmp",
-    "cut",
-    "tr",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "printenv",
-    "whoami",
-    "id",
-    "uname",
-    "true",
-    "false",
-    "test",
-    "[",
-    "sha256sum",
-    "sha1sum",
-    "sha512sum",
-    "md5sum",
-    "b2sum",
-    "cksum",
-    "nl",
-    "column",
-    "hexdump",
-    "od",
-    "strings",
-    "grep",
-    "egrep",
-    "fgrep",
-    "ls",
-    "comm",
-    "join",
-    "paste",
-    "fold",
-    "fmt",
-    "expand",
-    "unexpand",
-    "rev",
-    "tac",
-    "seq",
-    "sleep",
-    "nproc",
-    "free",
-    "uptime",
-    "ps",
-    "locale",
-    "getconf",
-    "jq",
-    "more",
-    "wait",
-    "exit",
-    "return",
-    "shift",
-    "set",
-    "dircolors",
-    "tty",
-    "groups",
-    "logname",
-    "arch",
-    "lsof",
-    "pgrep",
-    "file",
-];
+/// A program that reads, from `programs/readers.toml` (generated into
+/// [`tables::READERS`], each entry citing its manual): read-only unless one of its
+/// guarded options is given, a `+command` when it takes those, or more operands than
+/// it reads.
+pub(super) struct Reader {
+    pub(super) names: &'static [&'static str],
+    /// Short options (letters) that make it write a file or run a program.
+    pub(super) guarded_short: &'static str,
+    /// Long options that do (GNU abbreviations count).
+    pub(super) guarded_long: &'static [&'static str],
+    /// Of the guarded options, those whose value is the file it writes.
+    pub(super) output: &'static [&'static str],
+    /// What a guarded option does, for the reason given.
+    pub(super) effect: &'static str,
+    /// An argument starting with `+` is a command for it (`less +cmd`).
+    pub(super) plus_commands: bool,
+    /// It reads at most this many operands; one more is a file it writes.
+    pub(super) max_operands: Option<usize>,
+    /// Options that take a value, to count operands.
+    pub(super) short_values: &'static str,
+    pub(super) long_values: &'static [&'static str],
+}
 
-/// Readers with options that write or run programs: those options, as short
-/// letters and long names, make them not read-only.
-const GUARDED_READERS: &[(&str, &str, &[&str])] = &[
-    ("sort", "o", &["--output", "--compress-program"]),
-    ("tree", "o", &["--output"]),
-    ("rg", "", &["--pre"]),
-    ("ag", "", &["--pager"]),
-    ("fd", "xX", &["--exec", "--exec-batch"]),
-    ("fdfind", "xX", &["--exec", "--exec-batch"]),
-    ("date", "s", &["--set"]),
-    ("file", "C", &["--compile"]),
-    ("tail", "", &[]),
-    ("less", "oO", &["--log-file", "--LOG-FILE"]),
-];
+impl Reader {
+    /// A reader with no option that writes a file or runs a program.
+    pub(super) const PURE: Reader = Reader {
+        names: &[],
+        guarded_short: "",
+        guarded_long: &[],
+        output: &[],
+        effect: "writes a file or runs a program",
+        plus_commands: false,
+        max_operands: None,
+        short_values: "",
+        long_values: &[],
+    };
+}
 
-/// Readers whose extra operands are output files (`uniq in out`, `xxd in out`):
-/// read-only with at most this many operands.
-/// With the short options that take a value, per program.
-const OPERAND_LIMITED: &[(&str, usize, &str)] = &[
-    ("uniq", 1, "fsw"),
-    ("xxd", 1, "cglos"),
-    ("hostname", 0, "F"),
-];
+/// A `less` initial command that only moves or searches (`+G`, `+120`, `+/fn main`):
+/// anything else may be `!cmd`, `|`, `s FILE` or `v`.
+fn moves_only(command: &str) -> bool {
+    let command = command.trim_start_matches('+');
+    let digits = command.trim_start_matches(|c: char| c.is_ascii_digit());
+    matches!(digits, "" | "g" | "G" | "F" | "p" | "%")
+        || (command.starts_with('/') || command.starts_with('?'))
+            && command[1..].chars().all(|c| !c.is_control())
+}
 
-/// Programs that run code they are given: always opaque.
-pub(super) const INTERPRETERS: &[&str] = &[
-    "python",
-    "python3",
-    "python2",
-    "node",
-    "nodejs",
-    "deno",
-    "bun",
-    "perl",
-    "ruby",
-    "php",
-    "lua",
-    "Rscript",
-    "osascript",
-    "tclsh",
-    "pwsh",
-    "powershell",
-];
-
-/// Shells whose `-c` string is parsed as a script.
-pub(super) const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox",
-];
+// What the gate knows of other programs is data (`programs/*.toml`, cited
+// manuals); these two lists are not programs: `intent`'s own subcommands and
+// environment variables.
 
 /// `intent` subcommands that only read.
 const INTENT_READERS: &[&str] = &[
@@ -302,37 +226,8 @@ impl Walker<'_> {
     }
 
     fn program(&mut self, program: &str, args: &[Word], scope: &mut ShellScope, stdin: &Stdin) {
-        if PURE_READERS.contains(&program) && !GUARDED_READERS.iter().any(|g| g.0 == program) {
-            return;
-        }
-        if let Some((_, short, long)) = GUARDED_READERS.iter().find(|g| g.0 == program) {
-            let split = split_options(args, "", &[]);
-            let unsafe_flag = split.iter().find_map(|a| match a {
-                Arg::Flag(name, _) => {
-                    let short_hit = name.len() == 2 && short.contains(&name[1..]);
-                    let long_hit = long.iter().any(|l| abbreviates(name, l));
-                    (short_hit || long_hit).then(|| name.clone())
-                }
-                Arg::Operand(_) => None,
-            });
-            if let Some(flag) = unsafe_flag {
-                self.guarded_writer(program, &flag, args, scope);
-            }
-            return;
-        }
-        if let Some((_, limit, values)) = OPERAND_LIMITED.iter().find(|o| o.0 == program) {
-            let ops = operands(&split_options(args, values, &[]));
-            if ops.len() > *limit {
-                match ops.last() {
-                    Some(Word::Known { text, glob }) => {
-                        let (text, glob) = (text.clone(), *glob);
-                        self.write_target(&text, glob, false, program, scope);
-                    }
-                    _ => self.out.opaque(format!(
-                        "`{program}` writes an output operand only known when it runs"
-                    )),
-                }
-            }
+        if let Some(reader) = tables::READERS.iter().find(|r| r.names.contains(&program)) {
+            self.reader(reader, program, args, scope);
             return;
         }
         match program {
@@ -474,8 +369,8 @@ impl Walker<'_> {
                     None => self.out.opaque("`watch` runs text only known when it runs"),
                 }
             }
-            p if SHELLS.contains(&p) => wrappers::shell(self, p, args, scope, stdin),
-            p if INTERPRETERS.contains(&p) || p.starts_with("python3.") => {
+            p if tables::SHELLS.contains(&p) => wrappers::shell(self, p, args, scope, stdin),
+            p if tables::INTERPRETERS.contains(&p) || p.starts_with("python3.") => {
                 if stdin.downloaded {
                     self.out
                         .danger("piping a download into an interpreter runs unreviewed code");
@@ -496,25 +391,76 @@ impl Walker<'_> {
         }
     }
 
+    /// A reader: read-only unless a guarded option, a `+command` or an output
+    /// operand says otherwise.
+    fn reader(&mut self, reader: &Reader, program: &str, args: &[Word], scope: &mut ShellScope) {
+        if !reader.guarded_short.is_empty() || !reader.guarded_long.is_empty() {
+            // Clusters are split letter by letter, values unknown: a guarded letter
+            // anywhere counts.
+            let split = split_options(args, "", &[]);
+            let unsafe_flag = split.iter().find_map(|a| match a {
+                Arg::Flag(name, _) => {
+                    let short_hit = name.len() == 2 && reader.guarded_short.contains(&name[1..]);
+                    let long_hit = reader.guarded_long.iter().any(|l| abbreviates(name, l));
+                    (short_hit || long_hit).then(|| name.clone())
+                }
+                Arg::Operand(_) => None,
+            });
+            if let Some(flag) = unsafe_flag {
+                self.guarded_writer(reader, program, &flag, args, scope);
+                return;
+            }
+        }
+        if reader.plus_commands {
+            let command = args
+                .iter()
+                .filter_map(Word::text)
+                .take_while(|t| *t != "--")
+                .find(|t| t.starts_with('+') && !moves_only(t));
+            if let Some(command) = command {
+                self.out.opaque(format!(
+                    "`{program} {command}` runs a command of its own (`!`, `|`, `s`, `v`)"
+                ));
+                return;
+            }
+        }
+        if let Some(limit) = reader.max_operands {
+            let split = split_options(args, reader.short_values, reader.long_values);
+            let ops = operands(&split);
+            if ops.len() > limit {
+                match ops.last() {
+                    Some(Word::Known { text, glob }) => {
+                        let (text, glob) = (text.clone(), *glob);
+                        self.write_target(&text, glob, false, program, scope);
+                    }
+                    _ => self.out.opaque(format!(
+                        "`{program}` writes an output operand only known when it runs"
+                    )),
+                }
+            }
+        }
+    }
+
     /// A reader used with an option that writes: the option's value is the target
     /// when it is a file, otherwise the command is opaque.
-    fn guarded_writer(&mut self, program: &str, flag: &str, args: &[Word], scope: &mut ShellScope) {
+    fn guarded_writer(
+        &mut self,
+        reader: &Reader,
+        program: &str,
+        flag: &str,
+        args: &[Word],
+        scope: &mut ShellScope,
+    ) {
         let short = flag.trim_start_matches('-');
         let split = split_options(args, if flag.len() == 2 { short } else { "" }, &[flag]);
-        let file_flag = matches!(
-            (program, flag),
-            ("sort", "-o" | "--output")
-                | ("tree", "-o" | "--output")
-                | ("less", "-o" | "-O" | "--log-file" | "--LOG-FILE")
-        );
         match flag_value(&split, &[flag]) {
-            Some(Word::Known { text, glob }) if file_flag => {
+            Some(Word::Known { text, glob }) if reader.output.contains(&flag) => {
                 let (text, glob) = (text.clone(), *glob);
                 self.write_target(&text, glob, false, &format!("{program} {flag}"), scope);
             }
-            _ => self.out.opaque(format!(
-                "`{program} {flag}` writes a file or runs a program"
-            )),
+            _ => self
+                .out
+                .opaque(format!("`{program} {flag}` {}", reader.effect)),
         }
     }
 

@@ -21,8 +21,8 @@ pub(super) fn downloaded_script(command: tree_sitter::Node, src: &str, out: &mut
     };
     let name = super::scripts::plain_text(super::text(name, src));
     let program = name.rsplit('/').next().unwrap_or(&name);
-    let runs_code = super::commands::SHELLS.contains(&program)
-        || super::commands::INTERPRETERS.contains(&program)
+    let runs_code = super::tables::SHELLS.contains(&program)
+        || super::tables::INTERPRETERS.contains(&program)
         || program == "eval"
         || program == "source"
         || program == ".";

@@ -1,18 +1,19 @@
 //! Programs that change files named in their arguments in ways `rm`-like operand
 //! lists do not cover: archives that extract into a directory, mirrors that write a
 //! tree, editors and patchers that rewrite a file in place, splitters that write
-//! numbered pieces. What each writes is taken from its manual (cited per entry);
-//! whatever its arguments leave open (a patch naming its own files, an editor
-//! script) is opaque as well, so a known target outside the scope is refused
-//! while the rest is checked after the command runs.
+//! numbered pieces. What each writes is taken from its manual, cited per entry in
+//! `programs/file_tools.toml` (generated into [`tables::FILE_TOOLS`]); whatever its
+//! arguments leave open (a patch naming its own files, an editor script) is opaque
+//! as well, so a known target outside the scope is refused while the rest is checked
+//! after the command runs.
 
-use super::options::{flag_value, has_flag, operands, split_options, Arg};
+use super::options::{canonical_flags, flag_value, has_flag, operands, split_options, Arg};
 use super::words::{ShellScope, Word};
-use super::Walker;
+use super::{tables, Walker};
 
 /// What a program writes, given its parsed arguments.
 #[derive(Clone, Copy)]
-enum Writes {
+pub(super) enum Writes {
     /// Every operand (`mkfifo NAME…`).
     Operands,
     /// The first operand only (`mknod NAME TYPE MAJOR MINOR`).
@@ -32,239 +33,23 @@ enum Writes {
 }
 
 /// One program's entry, from its manual.
-struct FileTool {
-    names: &'static [&'static str],
+pub(super) struct FileTool {
+    pub(super) names: &'static [&'static str],
     /// Short options that take a value.
-    short_values: &'static str,
+    pub(super) short_values: &'static str,
     /// Long options that take a value.
-    long_values: &'static [&'static str],
-    writes: Writes,
+    pub(super) long_values: &'static [&'static str],
+    /// Every long option the entry names, to read GNU abbreviations.
+    pub(super) long_options: &'static [&'static str],
+    pub(super) writes: Writes,
     /// Options under which nothing is written (listing, a dry run).
-    read_only_with: &'static [&'static str],
+    pub(super) read_only_with: &'static [&'static str],
     /// Options that run another program or write where only the run knows.
-    opaque_with: &'static [&'static str],
+    pub(super) opaque_with: &'static [&'static str],
 }
 
-const TOOLS: &[FileTool] = &[
-    // mkfifo(1): creates the named FIFOs
-    FileTool {
-        names: &["mkfifo"],
-        short_values: "m",
-        long_values: &["--mode"],
-        writes: Writes::Operands,
-        read_only_with: &[],
-        opaque_with: &[],
-    },
-    // mknod(1): mknod NAME TYPE [MAJOR MINOR]
-    FileTool {
-        names: &["mknod"],
-        short_values: "m",
-        long_values: &["--mode"],
-        writes: Writes::FirstOperand,
-        read_only_with: &[],
-        opaque_with: &[],
-    },
-    // unzip(1): extracts into exdir (-d), else the current directory
-    FileTool {
-        names: &["unzip"],
-        short_values: "dPIO",
-        long_values: &[],
-        writes: Writes::TreeUnder(&["-d"]),
-        read_only_with: &["-l", "-v", "-t", "-p", "-Z", "-c", "-z"],
-        // `-:` keeps `../` in member names.
-        opaque_with: &["-:"],
-    },
-    // split(1): split [FILE [PREFIX]] writes PREFIXaa, PREFIXab… (PREFIX `x`)
-    FileTool {
-        names: &["split"],
-        short_values: "abClnt",
-        long_values: &[
-            "--suffix-length",
-            "--bytes",
-            "--line-bytes",
-            "--lines",
-            "--number",
-            "--separator",
-            "--additional-suffix",
-            "--filter",
-        ],
-        writes: Writes::Pieces {
-            options: &[],
-            operand: Some(1),
-            default: "x",
-        },
-        read_only_with: &[],
-        opaque_with: &["--filter"],
-    },
-    // csplit(1): writes PREFIX00, PREFIX01… (-f PREFIX, default `xx`)
-    FileTool {
-        names: &["csplit"],
-        short_values: "bfn",
-        long_values: &["--suffix-format", "--prefix", "--digits"],
-        writes: Writes::Pieces {
-            options: &["-f", "--prefix"],
-            operand: None,
-            default: "xx",
-        },
-        read_only_with: &[],
-        opaque_with: &[],
-    },
-    // patch(1): patch [ORIGFILE [PATCHFILE]]; -o OUTFILE; -r REJECTFILE; -d DIR
-    FileTool {
-        names: &["patch"],
-        short_values: "BDFVYdiopzrg",
-        long_values: &[
-            "--prefix",
-            "--ifdef",
-            "--fuzz",
-            "--version-control",
-            "--basename-prefix",
-            "--directory",
-            "--input",
-            "--output",
-            "--strip",
-            "--suffix",
-            "--reject-file",
-            "--get",
-            "--quoting-style",
-            "--read-only",
-        ],
-        writes: Writes::Custom,
-        read_only_with: &["--dry-run"],
-        opaque_with: &[],
-    },
-    // rsync(1): rsync SRC… DEST writes the tree under DEST; one operand lists
-    FileTool {
-        names: &["rsync"],
-        short_values: "eBfMT@",
-        long_values: &[
-            "--rsh",
-            "--rsync-path",
-            "--block-size",
-            "--filter",
-            "--exclude",
-            "--exclude-from",
-            "--include",
-            "--include-from",
-            "--files-from",
-            "--temp-dir",
-            "--compare-dest",
-            "--copy-dest",
-            "--link-dest",
-            "--backup-dir",
-            "--suffix",
-            "--log-file",
-            "--log-file-format",
-            "--write-batch",
-            "--only-write-batch",
-            "--read-batch",
-            "--partial-dir",
-            "--chmod",
-            "--chown",
-            "--usermap",
-            "--groupmap",
-            "--timeout",
-            "--contimeout",
-            "--bwlimit",
-            "--max-size",
-            "--min-size",
-            "--max-delete",
-            "--port",
-            "--sockopts",
-            "--out-format",
-            "--password-file",
-            "--iconv",
-            "--checksum-choice",
-            "--compress-choice",
-            "--compress-level",
-            "--skip-compress",
-            "--max-alloc",
-            "--remote-option",
-            "--modify-window",
-            "--info",
-            "--debug",
-            "--stop-after",
-            "--stop-at",
-            "--outbuf",
-            "--address",
-            "--protocol",
-        ],
-        writes: Writes::Custom,
-        read_only_with: &["-n", "--dry-run", "--list-only"],
-        opaque_with: &["-e", "--rsh", "--rsync-path", "-M", "--remote-option"],
-    },
-    // tar(1): -x extracts under -C DIR; -c/-r/-u/-A/--delete write -f ARCHIVE
-    FileTool {
-        names: &["tar", "gtar", "bsdtar"],
-        short_values: "fCTXbgHKLNVFI",
-        long_values: &[
-            "--file",
-            "--directory",
-            "--files-from",
-            "--exclude-from",
-            "--blocking-factor",
-            "--listed-incremental",
-            "--format",
-            "--starting-file",
-            "--tape-length",
-            "--newer",
-            "--after-date",
-            "--label",
-            "--info-script",
-            "--new-volume-script",
-            "--use-compress-program",
-            "--to-command",
-            "--checkpoint-action",
-            "--rsh-command",
-            "--index-file",
-            "--owner",
-            "--group",
-            "--mode",
-            "--mtime",
-            "--transform",
-            "--xform",
-            "--exclude",
-            "--strip-components",
-            "--suffix",
-            "--volno-file",
-        ],
-        writes: Writes::Custom,
-        read_only_with: &[],
-        opaque_with: &[
-            "-F",
-            "-I",
-            "-P",
-            "--info-script",
-            "--new-volume-script",
-            "--use-compress-program",
-            "--to-command",
-            "--checkpoint-action",
-            "--rsh-command",
-            "--absolute-names",
-        ],
-    },
-    // ed(1): `w` writes the edited FILE (and `w NAME`, `!cmd` reach further)
-    FileTool {
-        names: &["ed", "red"],
-        short_values: "p",
-        long_values: &["--prompt"],
-        writes: Writes::Custom,
-        read_only_with: &[],
-        opaque_with: &[],
-    },
-    // vim(1): edits the FILEs; -w/-W write a script, -i a viminfo file
-    FileTool {
-        names: &["ex", "vi", "vim", "nvim", "view", "vimdiff"],
-        short_values: "cSuUTtqwWi",
-        long_values: &["--cmd", "--startuptime", "--listen", "--servername"],
-        writes: Writes::Custom,
-        read_only_with: &[],
-        opaque_with: &[],
-    },
-];
-
 impl Walker<'_> {
-    /// Judges `program` when it is one of [`TOOLS`] or an in-place `perl`/`ruby`.
+    /// Judges `program` when it is one of [`tables::FILE_TOOLS`] or an in-place `perl`/`ruby`.
     /// Returns false for any other program.
     pub(super) fn file_tool(
         &mut self,
@@ -275,14 +60,20 @@ impl Walker<'_> {
         if matches!(program, "perl" | "ruby") {
             return self.in_place_script(program, args, scope);
         }
-        let Some(tool) = TOOLS.iter().find(|t| t.names.contains(&program)) else {
+        let Some(tool) = tables::FILE_TOOLS
+            .iter()
+            .find(|t| t.names.contains(&program))
+        else {
             return false;
         };
         let args = match program {
-            "tar" | "gtar" | "bsdtar" => old_style_tar(args),
+            "tar" | "gtar" | "bsdtar" => old_style_tar(args, tool.short_values),
             _ => args.to_vec(),
         };
-        let split = split_options(&args, tool.short_values, tool.long_values);
+        let split = canonical_flags(
+            split_options(&args, tool.short_values, tool.long_values),
+            tool.long_options,
+        );
         if has_flag(&split, tool.read_only_with) {
             return true;
         }
@@ -390,8 +181,17 @@ impl Walker<'_> {
                     match what {
                         true => self.tree(value, "rsync --backup-dir", scope),
                         false => {
-                            let value = value.clone();
-                            self.targets(std::slice::from_ref(&value), false, "rsync", scope);
+                            let mut files = vec![value.clone()];
+                            // A batch comes with a script to replay it: FILE.sh.
+                            if let (true, Word::Known { text, glob }) =
+                                (name.ends_with("write-batch"), value)
+                            {
+                                files.push(Word::Known {
+                                    text: format!("{text}.sh"),
+                                    glob: *glob,
+                                });
+                            }
+                            self.targets(&files, false, "rsync", scope);
                         }
                     }
                 }
@@ -444,6 +244,18 @@ impl Walker<'_> {
                 "--delete",
             ],
         );
+        // `-f HOST:FILE` is an archive on another machine, reached through a remote
+        // shell (GNU tar; a `/` before the colon or `--force-local` keeps it local).
+        if let Some(Word::Known { text, .. }) = flag_value(split, &["-f", "--file"]) {
+            let remote = text
+                .split_once(':')
+                .is_some_and(|(host, _)| !host.contains('/'));
+            if remote && !has_flag(split, &["--force-local"]) {
+                self.out.opaque(format!(
+                    "`{by} -f {text}` reaches an archive on another machine through a remote shell"
+                ));
+            }
+        }
         for name in ["-g", "--listed-incremental", "--index-file", "--volno-file"] {
             if let Some(file) = flag_value(split, &[name]) {
                 let file = file.clone();
@@ -603,7 +415,7 @@ fn last_value(split: &[Arg], names: &[&str]) -> Option<Word> {
 
 /// tar's old style (`tar xzf a.tar -C dir`): a first word without `-` is a
 /// cluster of letters whose values follow in order. Rewritten as dashed options.
-fn old_style_tar(args: &[Word]) -> Vec<Word> {
+fn old_style_tar(args: &[Word], short_values: &str) -> Vec<Word> {
     let Some(first) = args.first().and_then(Word::text) else {
         return args.to_vec();
     };
@@ -615,7 +427,7 @@ fn old_style_tar(args: &[Word]) -> Vec<Word> {
     let mut values = args[1..].iter();
     for c in first.chars() {
         out.push(Word::literal(format!("-{c}")));
-        if "fCTXbgHKLNVFI".contains(c) {
+        if short_values.contains(c) {
             out.push(values.next().cloned().unwrap_or(Word::Dynamic));
         }
     }

@@ -145,3 +145,68 @@ fn confine_is_judged_by_the_command_it_runs() {
     assert!(analysis("intent confine --intent INT-001 --explain").is_read_only());
     assert!(analysis("intent confine --intent INT-001 -- ls").is_read_only());
 }
+
+/// What the writers' and file tools' manuals say they write, found when their
+/// tables became cited data (`programs/writers.toml`, `programs/file_tools.toml`).
+#[test]
+fn writes_their_manuals_document_are_found() {
+    // wget: `--save-cookies FILE` takes a value; wgetrc commands can name any file.
+    assert_eq!(
+        writes("wget -O - --save-cookies .orchestration/x http://x"),
+        ["/w/.orchestration/x"]
+    );
+    assert_eq!(
+        writes("wget -O - --save-cook=.orchestration/x http://x"),
+        ["/w/.orchestration/x"]
+    );
+    assert_eq!(
+        writes("wget -O - --rejected-log=r.csv http://x"),
+        ["/w/r.csv"]
+    );
+    assert!(opaque("wget -O - -e logfile=.orchestration/x http://x"));
+    assert!(opaque("wget -O - --config=rc http://x"));
+    assert!(opaque("wget -O - --use-askpass=./ask http://x"));
+    assert!(analysis("wget -qO- http://x").is_read_only());
+    // curl: `-w '%output{FILE}'` (8.3) and `--ssl-sessions FILE` (8.12) write.
+    assert_eq!(
+        writes("curl -w '%output{.orchestration/x}%{http_code}' http://x"),
+        ["/w/.orchestration/x"]
+    );
+    assert_eq!(writes("curl -w '%output{>>log}' http://x"), ["/w/log"]);
+    assert_eq!(writes("curl --ssl-sessions s.txt http://x"), ["/w/s.txt"]);
+    assert!(opaque("curl -w @format.txt http://x"));
+    assert!(analysis("curl -s -w '%{http_code}' http://x").is_read_only());
+    // install --strip-program runs a program.
+    assert!(opaque("install --strip-program=./evil -s a b"));
+    // zstd: `-o FILE` wins over `-c`; `-r` and gzip's `-r` write whole trees.
+    assert_eq!(
+        writes("zstd -c -o .orchestration/x f"),
+        ["/w/.orchestration/x"]
+    );
+    assert!(analysis("zstd -dc f.zst").is_read_only());
+    assert!(analysis("gzip --to-stdout f").is_read_only());
+    assert_eq!(writes("gzip -r src"), ["/w/src/**"]);
+    assert_eq!(writes("zstd -r --rm src"), ["/w/src/**"]);
+    // rmdir -p removes the parents it names.
+    assert_eq!(writes("rmdir -p a/b/c"), ["/w/a/b/c", "/w/a/b", "/w/a"]);
+    assert_eq!(writes("rmdir -p ./x"), ["/w/x"]);
+    // patch: `-x NUM` and `--reject-format FORMAT` take values.
+    assert_eq!(writes("patch -x 1 src/a.ts d.diff"), ["/w/src/a.ts"]);
+    assert_eq!(
+        writes("patch --reject-format unified src/a.ts d.diff"),
+        ["/w/src/a.ts"]
+    );
+    // tar: an archive name with a colon is on another machine.
+    assert!(opaque("tar -cf host:backup.tar src"));
+    assert_eq!(writes("tar --force-local -cf host:x src"), ["/w/host:x"]);
+    assert_eq!(writes("tar -cf ./host:x src"), ["/w/host:x"]);
+    assert_eq!(
+        writes("tar --remove-f -cf a.tar src"),
+        ["/w/a.tar", "/w/src/**"]
+    );
+    // rsync: a batch comes with its replay script.
+    assert_eq!(
+        writes("rsync -a --write-batch=b src/ lib/"),
+        ["/w/b", "/w/b.sh", "/w/lib/**"]
+    );
+}

@@ -19,6 +19,9 @@ mod git;
 mod git_work_tree;
 mod options;
 mod scripts;
+// Generated from `programs/*.toml` by the test in `tables_tests.rs`.
+#[rustfmt::skip]
+mod tables;
 pub mod words;
 mod wrappers;
 mod writers;
@@ -650,6 +653,10 @@ fn text<'s>(node: Node, src: &'s str) -> &'s str {
 }
 
 #[cfg(test)]
+mod manuals_tests;
+#[cfg(test)]
 mod metamorphic_tests;
+#[cfg(test)]
+mod tables_tests;
 #[cfg(test)]
 mod tests;

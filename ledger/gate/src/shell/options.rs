@@ -134,3 +134,18 @@ pub(super) fn canonical(given: &str, known: &[&str]) -> String {
         _ => given.to_string(),
     }
 }
+
+/// `split` with each long option that abbreviates exactly one of `known` spelled
+/// out (GNU getopt reads `--remove-f` as `--remove-files`), so that lists of
+/// options can be matched exactly.
+pub(super) fn canonical_flags(split: Vec<Arg>, known: &[&str]) -> Vec<Arg> {
+    split
+        .into_iter()
+        .map(|arg| match arg {
+            Arg::Flag(name, value) if name.starts_with("--") => {
+                Arg::Flag(canonical(&name, known), value)
+            }
+            other => other,
+        })
+        .collect()
+}

@@ -442,3 +442,82 @@ fn non_ascii_text_is_analysed_with_its_own_characters() {
     assert!(analysis("cat ünïcødé.txt").is_read_only());
     assert!(!analysis("touch {\u{10FFFF}1.x}").is_read_only());
 }
+
+/// Options the readers' manuals document as writing a file, running a program or
+/// changing the system, found when their tables became cited data
+/// (`programs/readers.toml`).
+#[test]
+fn reader_options_their_manuals_say_write_or_run_are_not_read_only() {
+    for cmd in [
+        "hostname -F /etc/hostname",
+        "hostname --file=/etc/hostname",
+        "hostname -b",
+        "tree -R -L 1 -H . src",
+        "less -k keys src/a.ts",
+        "less --lesskey-src=keys src/a.ts",
+        "less '+!touch x' src/a.ts",
+        "less '+|sh' src/a.ts",
+        "file -p src/a.ts",
+        "file --preserve-date src/a.ts",
+        "sort -T .orchestration src/a.ts",
+        "sort --temporary-directory=/tmp src/a.ts",
+        "rg --hostname-bin=./evil --hyperlink-format=default x",
+        "lsof -Db.orchestration/cache",
+    ] {
+        let a = analysis(cmd);
+        assert!(!a.is_read_only(), "{cmd}: {a:?}");
+    }
+    assert!(analysis("hostname -F f")
+        .opaque
+        .iter()
+        .any(|why| why.contains("sets the system's host name")));
+    assert!(analysis("date -s 2020-01-01")
+        .opaque
+        .iter()
+        .any(|why| why.contains("sets the system clock")));
+    for cmd in [
+        "hostname",
+        "hostname -f",
+        "tree -L 2 src",
+        "less +G src/a.ts",
+        "less +120 src/a.ts",
+        "less '+/fn main' -N src/a.ts",
+        "less -- '+!x'",
+        "file -b src/a.ts",
+        "sort -t, -k2 src/a.ts",
+        "rg -n x src",
+        "lsof -i :8080",
+        "uniq --skip-fields 1 src/a.ts",
+        "xxd -n name src/a.ts",
+    ] {
+        let a = analysis(cmd);
+        assert!(a.is_read_only(), "{cmd}: {a:?}");
+    }
+    assert_eq!(writes("uniq --skip-fields 1 in out"), ["/w/out"]);
+    assert_eq!(writes("xxd -i -n name in out"), ["/w/out"]);
+}
+
+/// Writers' options whose value is optional (`--backup[=CONTROL]`) took the next
+/// word, the file written, as their value; their manuals say otherwise.
+#[test]
+fn optional_values_do_not_hide_the_file_written() {
+    for (cmd, target) in [
+        ("rm --interactive .orchestration/x", "/w/.orchestration/x"),
+        ("mkdir --context .orchestration/x", "/w/.orchestration/x"),
+        (
+            "echo y | tee --output-error .orchestration/x",
+            "/w/.orchestration/x",
+        ),
+        ("install --backup a .orchestration/x", "/w/.orchestration/x"),
+        ("mv --backup a .orchestration/x", "/w/.orchestration/x"),
+        ("ln --backup a .orchestration/x", "/w/.orchestration/x"),
+        ("cp --reflink a b .orchestration/", "/w/.orchestration/a"),
+        ("cp --preserve a .orchestration/x", "/w/.orchestration/x"),
+    ] {
+        assert!(
+            writes(cmd).contains(&target.to_string()),
+            "{cmd}: {:?}",
+            analysis(cmd)
+        );
+    }
+}

@@ -1,89 +1,76 @@
 //! Commands whose write targets are their operands (`rm`, `mv`, `cp`, `tee`, `dd
-//! of=`, `curl -o` …): each target named, resolved and handed to the gate.
+//! of=`, `curl -o` …): each target named, resolved and handed to the gate. Their
+//! options come from `programs/writers.toml` (generated into [`tables::WRITERS`]), each
+//! entry citing its manual.
 
 use std::path::Path;
 
-use super::options::{flag_value, has_flag, operands, split_options, Arg};
+use super::options::{canonical_flags, flag_value, has_flag, operands, split_options, Arg};
 use super::words::{ShellScope, Word};
-use super::{danger, Walker};
+use super::{danger, tables, Walker};
+
+/// A program whose write targets are its operands, from its manual.
+pub(super) struct Writer {
+    pub(super) names: &'static [&'static str],
+    /// Short options that take a value.
+    pub(super) short_values: &'static str,
+    /// Long options that take a value (never one whose value is optional: GNU
+    /// getopt only takes `--opt=VALUE` for those, and the next word is an operand).
+    pub(super) long_values: &'static [&'static str],
+    /// Every long option the entry names, to read GNU abbreviations.
+    pub(super) long_options: &'static [&'static str],
+    /// Options that make each operand a whole tree (`rm -r`).
+    pub(super) recursive: &'static [&'static str],
+    /// Options whose value is a file it writes (`curl -o`, `wget -a`).
+    pub(super) output: &'static [&'static str],
+    /// Options that run a program or write where only the run knows.
+    pub(super) opaque: &'static [&'static str],
+    /// Why those make it opaque, after the program's name; empty: the option's own
+    /// reason.
+    pub(super) opaque_why: &'static str,
+    /// Options under which it writes no operand (`gzip -c`).
+    pub(super) read_only: &'static [&'static str],
+}
 
 impl Walker<'_> {
     /// Commands whose write targets are their operands. Returns false for a program
     /// that is not one of them.
     pub(super) fn writer(&mut self, program: &str, args: &[Word], scope: &mut ShellScope) -> bool {
-        let (short_values, long_values): (&str, &[&str]) = match program {
-            "rm" | "rmdir" | "unlink" | "shred" => ("n", &["--interactive"]),
-            "mkdir" => ("m", &["--mode", "--context"]),
-            "touch" => ("drt", &["--date", "--reference", "--time"]),
-            "truncate" => ("sr", &["--size", "--reference"]),
-            "tee" => ("", &["--output-error"]),
-            "chmod" | "chown" | "chgrp" => ("", &["--reference", "--from"]),
-            "mv" | "cp" | "ln" | "install" => (
-                "tSmog",
-                &[
-                    "--target-directory",
-                    "--suffix",
-                    "--mode",
-                    "--owner",
-                    "--group",
-                    "--backup",
-                    "--sparse",
-                    "--reflink",
-                    "--preserve",
-                    "--no-preserve",
-                ],
-            ),
-            "dd" => ("", &[]),
-            "curl" => (
-                "oDcKdHXuAeEwTFxUbr",
-                &[
-                    "--output",
-                    "--dump-header",
-                    "--cookie-jar",
-                    "--trace",
-                    "--trace-ascii",
-                    "--stderr",
-                    "--libcurl",
-                    "--etag-save",
-                    "--hsts",
-                    "--alt-svc",
-                    "--config",
-                    "--output-dir",
-                    "--data",
-                    "--header",
-                    "--request",
-                    "--user",
-                    "--user-agent",
-                    "--referer",
-                    "--write-out",
-                    "--upload-file",
-                    "--form",
-                    "--proxy",
-                    "--cookie",
-                ],
-            ),
-            "wget" => (
-                "OoaPe",
-                &[
-                    "--output-document",
-                    "--output-file",
-                    "--append-output",
-                    "--directory-prefix",
-                ],
-            ),
-            "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "zstd" => {
-                ("S", &["--suffix"])
-            }
-            _ => return false,
+        let Some(entry) = tables::WRITERS.iter().find(|w| w.names.contains(&program)) else {
+            return false;
         };
-        let split = split_options(args, short_values, long_values);
+        let split = canonical_flags(
+            split_options(args, entry.short_values, entry.long_values),
+            entry.long_options,
+        );
         let mut ops = operands(&split);
-        let recursive = has_flag(&split, &["-r", "-R", "--recursive", "-a", "--archive"]);
+        let recursive = has_flag(&split, entry.recursive);
         let by = program.to_string();
+        for arg in &split {
+            if let Arg::Flag(name, Some(value)) = arg {
+                if entry.output.contains(&name.as_str()) {
+                    self.targets(std::slice::from_ref(value), false, &by, scope);
+                }
+            }
+        }
+        if let Some(flag) = entry.opaque.iter().find(|f| has_flag(&split, &[f])) {
+            self.out.opaque(match entry.opaque_why {
+                "" => {
+                    format!("`{program} {flag}` runs a program or writes where only the run knows")
+                }
+                why => format!("`{program}` {why}"),
+            });
+        }
+        if has_flag(&split, entry.read_only) {
+            return true;
+        }
         match program {
             "rm" | "rmdir" | "unlink" | "shred" | "mkdir" | "touch" | "truncate" | "tee" => {
-                let recursive = program == "rm" && recursive;
                 self.targets(&ops, recursive, &by, scope);
+                // `rmdir -p a/b/c` removes `a/b` and `a` too.
+                if program == "rmdir" && has_flag(&split, &["-p", "--parents"]) {
+                    self.targets(&parents(&ops), false, "rmdir -p", scope);
+                }
             }
             "chmod" | "chown" | "chgrp" => {
                 // `chmod -w f`: the mode looks like an option; every operand is a file.
@@ -172,88 +159,59 @@ impl Walker<'_> {
                     self.out
                         .opaque("`curl -T` uploads, possibly to a file:// URL");
                 }
-                for (names, what) in [(
-                    &[
-                        "-o",
-                        "--output",
-                        "-D",
-                        "--dump-header",
-                        "-c",
-                        "--cookie-jar",
-                        "--trace",
-                        "--trace-ascii",
-                        "--stderr",
-                        "--libcurl",
-                        "--etag-save",
-                        "--hsts",
-                        "--alt-svc",
-                    ][..],
-                    "curl",
-                )] {
-                    for arg in &split {
-                        if let Arg::Flag(name, Some(value)) = arg {
-                            if names.contains(&name.as_str()) {
-                                self.targets(std::slice::from_ref(value), false, what, scope);
-                            }
-                        }
-                    }
-                }
-                if has_flag(
-                    &split,
-                    &[
-                        "-O",
-                        "--remote-name",
-                        "--remote-name-all",
-                        "-J",
-                        "--remote-header-name",
-                        "-K",
-                        "--config",
-                        "--output-dir",
-                    ],
-                ) {
-                    self.out
-                        .opaque("`curl` saves under a name only known when it runs");
-                }
-            }
-            "wget" => {
-                // Its log files are written too (`-o`, `-a`, `--save-cookies`).
                 for arg in &split {
-                    if let Arg::Flag(name, Some(value)) = arg {
-                        if [
-                            "-o",
-                            "--output-file",
-                            "-a",
-                            "--append-output",
-                            "--save-cookies",
-                        ]
-                        .contains(&name.as_str())
-                        {
-                            self.targets(std::slice::from_ref(value), false, "wget", scope);
+                    if let Arg::Flag(name, value) = arg {
+                        if name == "-w" || name == "--write-out" {
+                            self.write_out(value.as_ref(), scope);
                         }
                     }
                 }
-                match flag_value(&split, &["-O", "--output-document"]) {
-                    Some(Word::Known { text, .. }) if text == "-" => {}
-                    Some(file) => {
-                        let file = file.clone();
-                        self.targets(std::slice::from_ref(&file), false, "wget -O", scope)
-                    }
-                    None if has_flag(&split, &["--spider"]) => {}
-                    None => self
-                        .out
-                        .opaque("`wget` saves under a name only known when it runs"),
-                }
             }
+            "wget" => match flag_value(&split, &["-O", "--output-document"]) {
+                Some(Word::Known { text, .. }) if text == "-" => {}
+                Some(file) => {
+                    let file = file.clone();
+                    self.targets(std::slice::from_ref(&file), false, "wget -O", scope)
+                }
+                None if has_flag(&split, &["--spider"]) => {}
+                None => self
+                    .out
+                    .opaque("`wget` saves under a name only known when it runs"),
+            },
             "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "zstd" => {
-                if !has_flag(&split, &["-c", "--stdout", "-l", "--list", "-t", "--test"]) {
-                    self.targets(&ops, false, &by, scope);
-                    self.out
-                        .opaque(format!("`{program}` also writes the (de)compressed copy"));
-                }
+                self.targets(&ops, recursive, &by, scope);
+                self.out
+                    .opaque(format!("`{program}` also writes the (de)compressed copy"));
             }
-            _ => unreachable!("listed above"),
+            _ => unreachable!("every writer in programs/writers.toml has its case here"),
         }
         true
+    }
+
+    /// `curl -w FORMAT`: from curl 8.3, `%output{FILE}` (or `%output{>>FILE}`)
+    /// sends the rest of the format to FILE.
+    fn write_out(&mut self, format: Option<&Word>, scope: &ShellScope) {
+        let Some(Word::Known { text, .. }) = format else {
+            self.out
+                .opaque("`curl -w` with a format only known when it runs may write a file");
+            return;
+        };
+        if text.starts_with('@') {
+            self.out
+                .opaque("`curl -w @FILE` reads a format that may name a file to write");
+            return;
+        }
+        for part in text.split("%output{").skip(1) {
+            match part.split_once('}') {
+                Some((file, _)) => {
+                    let file = Word::literal(file.trim_start_matches(">>"));
+                    self.targets(std::slice::from_ref(&file), false, "curl -w %output", scope);
+                }
+                None => self
+                    .out
+                    .opaque("`curl -w %output{` names a file only known when it runs"),
+            }
+        }
     }
 
     pub(super) fn targets(
@@ -368,4 +326,29 @@ impl Walker<'_> {
             }
         }
     }
+}
+
+/// The directories `rmdir -p` removes after each operand: `a/b/c` → `a/b`, `a`.
+/// It stops at `/`, `.` and `..`, which it cannot remove.
+fn parents(ops: &[Word]) -> Vec<Word> {
+    let mut out = Vec::new();
+    for op in ops {
+        let Word::Known { text, glob } = op else {
+            continue;
+        };
+        let mut path = text.trim_end_matches('/');
+        while let Some((parent, _)) = path.rsplit_once('/') {
+            let parent = parent.trim_end_matches('/');
+            let last = parent.rsplit('/').next().unwrap_or(parent);
+            if parent.is_empty() || last == "." || last == ".." {
+                break;
+            }
+            out.push(Word::Known {
+                text: parent.to_string(),
+                glob: *glob,
+            });
+            path = parent;
+        }
+    }
+    out
 }
