@@ -11,6 +11,8 @@ use std::path::Path;
 use clap::Args;
 
 use intent_engine::respond;
+use intent_engine::timings::Timings;
+use intent_engine::Hook;
 use intent_ledger::Workspace;
 
 use crate::config::Config;
@@ -39,12 +41,15 @@ pub struct Printed {
     pub stderr: String,
 }
 
-/// Answers one payload in this process. `env` reads the variables of the process
-/// that ran the hook (the front-end's project directory); with `only`, an event of
-/// another workspace is declined (`None`) before anything is recorded.
+/// Answers one payload in this process, as the hook `hook` (the helper's carries
+/// its memory, and keeps what it defers until the reply is sent). `env` reads the
+/// variables of the process that ran the hook (the front-end's project directory);
+/// with `only`, an event of another workspace is declined (`None`) before anything
+/// is recorded.
 pub fn answer(
     config: &Config,
     args: &HookArgs,
+    hook: &mut Hook,
     input: &[u8],
     env: &dyn Fn(&str) -> Option<OsString>,
     only: Option<&Path>,
@@ -55,7 +60,7 @@ pub fn answer(
     };
     // The workspace the event was answered in, kept for the turn-end checkpoint.
     let mut used = None;
-    let answer = respond::answer_unless(call, input, |event| {
+    let answer = respond::answer_unless(call, hook, input, |event| {
         let workspace = hook_workspace(config, event, env);
         if let Some(root) = only {
             if workspace.root().canonicalize().ok().as_deref() != Some(root) {
@@ -68,7 +73,7 @@ pub fn answer(
     let checkpoint = used
         .as_ref()
         .and_then(|w| checkpoint_at_turn_end(&answer, w));
-    let mut printed = printed(&answer);
+    let mut printed = printed(&answer, &hook.timings);
     if let Some(problem) = checkpoint {
         printed.stderr += &format!("intent hook: {problem}\n");
     }
@@ -90,14 +95,15 @@ fn checkpoint_at_turn_end(answer: &respond::Answer, workspace: &Workspace) -> Op
         .map(|err| format!("no checkpoint written: {err:#}"))
 }
 
-/// The reply and diagnostics of an answer, as the hook prints them.
-pub fn printed(answer: &respond::Answer) -> Printed {
+/// The reply and diagnostics of an answer, as the hook prints them, with the
+/// hook's `timings` when they are on.
+pub fn printed(answer: &respond::Answer, timings: &Timings) -> Printed {
     let mut printed = Printed::default();
     for line in &answer.diagnostics {
         printed.stderr += &format!("intent hook: {line}\n");
     }
     printed.stdout = format!("{}\n", answer.reply);
-    if let Some(timings) = intent_engine::timings::report() {
+    if let Some(timings) = timings.report() {
         printed.stderr += &format!("intent hook: {timings}\n");
     }
     printed

@@ -12,50 +12,38 @@
 //! (`intent_ledger::DerivedIds`). That look usually reads nothing (no line was
 //! written since) or a few KiB; a hook never sent to a helper looks for nothing.
 
-use std::cell::RefCell;
-
 use intent_ledger::DerivedIds;
 
-struct HookSeed {
+/// The seed of one hook's event ids, carried in its [`crate::Hook`]
+/// ([`crate::Hook::name_events`]).
+#[derive(Debug, Clone)]
+pub struct HookIds {
     seed: String,
     look_from: u64,
     /// Ledger handles opened so far for this hook.
     handles: u32,
 }
 
-thread_local! {
-    static CURRENT: RefCell<Option<HookSeed>> = const { RefCell::new(None) };
-}
-
-/// Names the events of the hook this thread answers next after `seed`, each looked
-/// for first among the ledger's lines from `look_from` on (its length when the hook
-/// was sent to the helper).
-pub fn set(seed: &str, look_from: u64) {
-    CURRENT.with(|current| {
-        *current.borrow_mut() = Some(HookSeed {
+impl HookIds {
+    /// Names a hook's events after `seed`, each looked for first among the
+    /// ledger's lines from `look_from` on (its length when the hook was sent to the
+    /// helper).
+    pub fn new(seed: &str, look_from: u64) -> HookIds {
+        HookIds {
             seed: seed.to_string(),
             look_from,
             handles: 0,
-        })
-    });
-}
+        }
+    }
 
-/// Forgets the seed: events get random ids again.
-pub fn clear() {
-    CURRENT.with(|current| *current.borrow_mut() = None);
-}
-
-/// The ids of the next ledger handle the hook opens: each handle counts its
-/// events per kind from zero, so each gets a seed of its own.
-pub(crate) fn next_handle() -> Option<DerivedIds> {
-    CURRENT.with(|current| {
-        let mut current = current.borrow_mut();
-        let hook = current.as_mut()?;
+    /// The ids of the next ledger handle the hook opens: each handle counts its
+    /// events per kind from zero, so each gets a seed of its own.
+    pub(crate) fn next_handle(&mut self) -> DerivedIds {
         let ids = DerivedIds {
-            seed: format!("{}/{}", hook.seed, hook.handles),
-            look_from: Some(hook.look_from),
+            seed: format!("{}/{}", self.seed, self.handles),
+            look_from: Some(self.look_from),
         };
-        hook.handles += 1;
-        Some(ids)
-    })
+        self.handles += 1;
+        ids
+    }
 }

@@ -11,29 +11,22 @@
 //!
 //! The `intent` binary (`intent-cli`) keeps what is about processes: reading stdin,
 //! failing closed on a panic, exit codes, the MCP transport.
+//!
+//! The engine holds no process-wide state: what a hook brings along (its event ids'
+//! seed, its timings, the work left for after its answer) is its [`Hook`], and what a
+//! long-lived process keeps between hooks is a [`Resident`] the hook may carry.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod adapters;
 pub mod engine;
 mod error;
+mod hook;
 pub mod hook_ids;
 pub mod respond;
 pub mod timings;
 
+pub use engine::resident::Resident;
 pub use engine::{Engine, FrontEnd, HookEvent, Origin, Phase, Reply};
 pub use error::HookError;
-
-static RESIDENT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Tells the engine it runs in a long-lived process that answers many hooks (the
-/// resident helper, `intent helper serve`): it then keeps what it parsed (the
-/// specs) in memory between hooks. A one-shot hook process keeps nothing.
-pub fn set_resident() {
-    RESIDENT.store(true, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// Whether [`set_resident`] was called.
-pub(crate) fn is_resident() -> bool {
-    RESIDENT.load(std::sync::atomic::Ordering::Relaxed)
-}
+pub use hook::Hook;

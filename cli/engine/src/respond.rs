@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use crate::adapters::{self, Adapter};
 use crate::engine::{Engine, FrontEnd, HookEvent, Phase, Reply};
-use crate::HookError;
+use crate::{Hook, HookError};
 
 /// Largest payload a hook reads; Write payloads carry whole files.
 pub const MAX_PAYLOAD_BYTES: u64 = 64 * 1024 * 1024;
@@ -64,14 +64,18 @@ impl Call<'_> {
     }
 }
 
-/// Answers one payload. `workspace_for` picks the workspace from the parsed event
-/// (the CLI's `--workspace`, a project directory variable, the payload's `cwd`).
+/// Answers one payload, as the hook `hook` (its helper's memory if any, its event
+/// ids' seed, its timings; what it defers is left in it for
+/// [`Hook::after_answer`]). `workspace_for` picks the workspace from the parsed
+/// event (the CLI's `--workspace`, a project directory variable, the payload's
+/// `cwd`).
 pub fn answer(
     call: Call<'_>,
+    hook: &mut Hook,
     input: &[u8],
     workspace_for: impl FnOnce(&HookEvent) -> Workspace,
 ) -> Answer {
-    answer_unless(call, input, |event| Some(workspace_for(event)))
+    answer_unless(call, hook, input, |event| Some(workspace_for(event)))
         .expect("a workspace is always chosen")
 }
 
@@ -80,6 +84,7 @@ pub fn answer(
 /// which its client then answers itself.
 pub fn answer_unless(
     call: Call<'_>,
+    hook: &mut Hook,
     input: &[u8],
     workspace_for: impl FnOnce(&HookEvent) -> Option<Workspace>,
 ) -> Option<Answer> {
@@ -98,7 +103,7 @@ pub fn answer_unless(
             .entry(adapters::copilot::EVENT_FIELD)
             .or_insert_with(|| Value::String(event.to_string()));
     }
-    crate::timings::mark("read payload");
+    hook.timings.mark("read payload");
     let adapter = adapters::adapter(call.front_end.unwrap_or_else(|| adapters::detect(&payload)));
     let name = adapter.event_name(&payload);
     let event = match adapter.parse(&payload).map_err(HookError::Payload) {
@@ -145,9 +150,9 @@ pub fn answer_unless(
         crate::engine::unrecorded::InFlight::begin(&ledger, &event.session, record)
     });
     // Agent-supplied text reaches parsers and walkers: a panic must still answer.
-    let outcome = catch_unwind(AssertUnwindSafe(|| engine.handle(&event)))
+    let outcome = catch_unwind(AssertUnwindSafe(|| engine.handle(&event, hook)))
         .unwrap_or_else(|panic| Err(HookError::Panic(panic_message(panic.as_ref()))));
-    crate::timings::mark("commit");
+    hook.timings.mark("commit");
     let (reply, ok) = match outcome {
         Ok(reply) => (adapter.render(&name, &reply), true),
         Err(err @ HookError::Tampered(_)) => {
@@ -161,7 +166,7 @@ pub fn answer_unless(
                 adapter,
                 &event,
                 &name,
-                Some(&engine),
+                Some((&engine, hook)),
                 &ledger,
                 &why,
                 &mut diagnostics,
@@ -225,20 +230,22 @@ fn is_read_only(event: &HookEvent) -> bool {
     }
 }
 
-/// Fails closed for anything that may change the workspace, open for reads.
+/// Fails closed for anything that may change the workspace, open for reads; with an
+/// engine, records the failure as the hook's warning.
 fn fail(
     adapter: &dyn Adapter,
     event: &HookEvent,
     name: &str,
-    engine: Option<&Engine>,
+    engine: Option<(&Engine, &mut Hook)>,
     ledger: &Path,
     why: &str,
     diagnostics: &mut Vec<String>,
 ) -> Value {
     diagnostics.push(why.to_string());
     if let Some(reply) = unrecorded_reply(event, name, ledger, why) {
-        if let Some(engine) = engine {
+        if let Some((engine, hook)) = engine {
             engine.record_warning(
+                hook,
                 Some(&event.session),
                 &format!("{name}: {why}; not recorded"),
             );
@@ -246,13 +253,14 @@ fn fail(
         return adapter.render(name, &reply);
     }
     let read_only = is_read_only(event);
-    if let Some(engine) = engine {
+    if let Some((engine, hook)) = engine {
         let verdict = if read_only {
             "allowed (read-only, fail open)"
         } else {
             "denied (fail closed)"
         };
-        engine.record_warning(Some(&event.session), &format!("{name}: {why}; {verdict}"));
+        let warning = format!("{name}: {why}; {verdict}");
+        engine.record_warning(hook, Some(&event.session), &warning);
     }
     if event.phase == Phase::PreTool && !read_only {
         let reason = json!({

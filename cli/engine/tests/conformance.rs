@@ -12,7 +12,7 @@ use std::path::Path;
 
 use fixture_cases::{check, load, session_of, validate, Fixture, Run, FRONT_ENDS, SPECS};
 use intent_engine::respond::{self, Call};
-use intent_engine::{Engine, FrontEnd};
+use intent_engine::{Engine, FrontEnd, Hook};
 use intent_ledger::{read_events, Workspace};
 
 fn front_end(name: &str) -> FrontEnd {
@@ -60,7 +60,9 @@ fn run(fixture: &Fixture, fe: &str, named: bool) -> Run {
         event: case["event"].as_str(),
     };
     let input = case["payload"].to_string();
-    let answer = respond::answer(call, input.as_bytes(), |_| ws.clone());
+    let answer = respond::answer(call, &mut Hook::one_shot(), input.as_bytes(), |_| {
+        ws.clone()
+    });
     let stderr: String = answer
         .diagnostics
         .iter()

@@ -3,7 +3,7 @@
 //! cache is gone. A call no hook saw belongs to no session.
 
 use intent_engine::respond::{self, Call};
-use intent_engine::{Engine, FrontEnd};
+use intent_engine::{Engine, FrontEnd, Hook};
 use intent_ledger::Workspace;
 use serde_json::json;
 
@@ -24,7 +24,12 @@ fn an_mcp_call_finds_its_session_with_and_without_the_cache() {
             front_end: Some(FrontEnd::ClaudeCode),
             event: None,
         };
-        let answer = respond::answer(call, payload.to_string().as_bytes(), |_| ws.clone());
+        let answer = respond::answer(
+            call,
+            &mut Hook::one_shot(),
+            payload.to_string().as_bytes(),
+            |_| ws.clone(),
+        );
         assert!(answer.diagnostics.is_empty(), "{:?}", answer.diagnostics);
     }
     let engine = Engine::new(ws.clone()).unwrap();

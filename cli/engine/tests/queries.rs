@@ -3,7 +3,7 @@
 //! change one file, and every query names the right intent for every line.
 
 use intent_engine::respond::{self, Call};
-use intent_engine::{Engine, FrontEnd};
+use intent_engine::{Engine, FrontEnd, Hook};
 use intent_ledger::Workspace;
 use intent_query::lineage;
 use intent_query::why::{blame, why, Target};
@@ -26,7 +26,12 @@ impl Session<'_> {
             front_end: Some(FrontEnd::ClaudeCode),
             event: None,
         };
-        let answer = respond::answer(call, payload.to_string().as_bytes(), |_| self.ws.clone());
+        let answer = respond::answer(
+            call,
+            &mut Hook::one_shot(),
+            payload.to_string().as_bytes(),
+            |_| self.ws.clone(),
+        );
         assert!(answer.diagnostics.is_empty(), "{:?}", answer.diagnostics);
         answer.reply
     }

@@ -3,7 +3,7 @@
 //! each side, with their count.
 
 use intent_engine::respond::{self, Call};
-use intent_engine::{Engine, FrontEnd};
+use intent_engine::{Engine, FrontEnd, Hook};
 use intent_ledger::payload::Trace;
 use intent_ledger::{read_events, Workspace};
 use serde_json::json;
@@ -51,7 +51,12 @@ fn a_file_with_hundreds_of_parse_errors_keeps_its_traces_small() {
             front_end: Some(FrontEnd::ClaudeCode),
             event: None,
         };
-        let answer = respond::answer(call, payload.to_string().as_bytes(), |_| ws.clone());
+        let answer = respond::answer(
+            call,
+            &mut Hook::one_shot(),
+            payload.to_string().as_bytes(),
+            |_| ws.clone(),
+        );
         assert!(answer.diagnostics.is_empty(), "{:?}", answer.diagnostics);
     }
     let traces: Vec<(usize, Trace)> = std::fs::read_to_string(ws.ledger_path())

@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 
-use intent_engine::respond;
+use intent_engine::{respond, Hook};
 
 use crate::config::Config;
 use crate::exit;
@@ -17,7 +17,8 @@ use crate::hook_answer::{answer, printed};
 /// workspace, else here), prints the reply. Always exits 0 with a reply the
 /// front-end understands, except when even that is impossible (exit 2 blocks).
 pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
-    intent_engine::timings::mark("start");
+    let mut hook = Hook::one_shot();
+    hook.timings.mark("start");
     let mut input = Vec::new();
     let read = std::io::stdin()
         .lock()
@@ -29,25 +30,27 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
                 front_end: args.front_end,
                 event: args.event.as_deref(),
             };
-            printed(&call.refuse_unreadable(&format!("cannot be read ({e})")))
+            let answer = call.refuse_unreadable(&format!("cannot be read ({e})"));
+            printed(&answer, &hook.timings)
         }
         Ok(_) => {
             // Names this hook's events, in the helper and here alike, so that a hook
             // both answer is recorded once (`intent_engine::hook_ids`).
             let seed = uuid::Uuid::new_v4().to_string();
-            match crate::helper::client::answer(config, &args, &input, &seed) {
+            match crate::helper::client::answer(config, &args, &input, &seed, &mut hook.timings) {
                 Ok(mut printed) => {
-                    intent_engine::timings::mark("helper answered");
-                    if let Some(timings) = intent_engine::timings::report() {
+                    hook.timings.mark("helper answered");
+                    if let Some(timings) = hook.timings.report() {
                         printed.stderr += &format!("intent hook: client {timings}\n");
                     }
                     printed
                 }
                 Err(why) => {
                     if let AnswerHere::AfterAsking(look_from) = why {
-                        intent_engine::hook_ids::set(&seed, look_from);
+                        hook.name_events(&seed, look_from);
                     }
-                    answer(config, &args, &input, &|name| std::env::var_os(name), None)
+                    let env = |name: &str| std::env::var_os(name);
+                    answer(config, &args, &mut hook, &input, &env, None)
                         .expect("nothing is declined without a workspace to keep to")
                 }
             }

@@ -8,6 +8,7 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use intent_engine::timings::Timings;
 use intent_ledger::Workspace;
 
 use super::wire::{self, Answer, Ask, HookAsk};
@@ -30,14 +31,15 @@ pub enum AnswerHere {
 
 /// The helper's answer to this hook, or why this process must answer it. Starts a
 /// helper in the background when none runs. `seed` names the hook's events
-/// (`intent_engine::hook_ids`).
+/// (`intent_engine::hook_ids`); `timings` are the hook's, marked on the way.
 pub fn answer(
     config: &Config,
     args: &HookArgs,
     input: &[u8],
     seed: &str,
+    timings: &mut Timings,
 ) -> Result<Printed, AnswerHere> {
-    ask_helper(config, args, input, seed).ok_or(AnswerHere::Unasked)?
+    ask_helper(config, args, input, seed, timings).ok_or(AnswerHere::Unasked)?
 }
 
 /// `None` while the helper was not asked, else its answer or why not.
@@ -46,6 +48,7 @@ fn ask_helper(
     args: &HookArgs,
     input: &[u8],
     seed: &str,
+    timings: &mut Timings,
 ) -> Option<Result<Printed, AnswerHere>> {
     if !super::enabled() {
         return None;
@@ -58,7 +61,7 @@ fn ask_helper(
     // Without the secret (a confined process cannot read it) the helper would
     // decline: answer here, where the ledger's own protection applies.
     let token = super::secret::load_or_create(&workspace).ok()?;
-    intent_engine::timings::mark("find helper");
+    timings.mark("find helper");
     let Ok(mut stream) = UnixStream::connect(&place.socket) else {
         start_helper(&place);
         return None;
@@ -74,11 +77,11 @@ fn ask_helper(
         let _ = wire::write_ask(&mut stream, &Ask::Stop, b"");
         return None;
     }
-    intent_engine::timings::mark("connect and check helper");
+    timings.mark("connect and check helper");
     // The ledger's length before the helper can record anything for this hook.
     let look_from = std::fs::metadata(workspace.ledger_path()).map_or(0, |m| m.len());
     let ask = Ask::Hook(Box::new(hook_ask(config, args, seed, look_from, token)?));
-    intent_engine::timings::mark("describe hook");
+    timings.mark("describe hook");
     let timeout = super::answer_timeout();
     stream.set_write_timeout(Some(timeout)).ok()?;
     stream.set_read_timeout(Some(timeout)).ok()?;

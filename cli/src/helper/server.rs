@@ -12,13 +12,16 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
+use intent_engine::engine::kept;
+use intent_engine::timings::Timings;
+use intent_engine::{Hook, Resident};
 use intent_ledger::Workspace;
 
 use super::wire::{self, Answer, Ask, HookAsk, Status};
 use super::Place;
 use crate::config::{Config, Output};
 use crate::engine::FrontEnd;
-use crate::hook_answer::{self as hook, HookArgs};
+use crate::hook_answer::{self, HookArgs};
 
 struct Shared {
     root: PathBuf,
@@ -36,6 +39,8 @@ struct Shared {
     last_request: Mutex<Instant>,
     served: AtomicU64,
     declined: AtomicU64,
+    /// What the helper keeps between the hooks it answers.
+    resident: Arc<Resident>,
 }
 
 /// Serves `workspace`'s hooks until idle for `idle_limit` (or another reason to
@@ -78,7 +83,6 @@ pub fn serve(workspace: &Workspace, idle_limit: Duration) -> anyhow::Result<()> 
         .with_context(|| format!("cannot listen on {}", place.socket.display()))?;
     // Only this user may ask (a hook can record and gate in this workspace).
     std::fs::set_permissions(&place.socket, std::fs::Permissions::from_mode(0o600))?;
-    intent_engine::set_resident();
     let shared = Arc::new(Shared {
         root: place.root.clone(),
         socket_inode: std::fs::metadata(&place.socket)?.ino(),
@@ -93,6 +97,7 @@ pub fn serve(workspace: &Workspace, idle_limit: Duration) -> anyhow::Result<()> 
         last_request: Mutex::new(Instant::now()),
         served: AtomicU64::new(0),
         declined: AtomicU64::new(0),
+        resident: Arc::new(Resident::new(kept::budget_bytes())),
     });
     {
         let shared = Arc::clone(&shared);
@@ -197,6 +202,8 @@ fn respond(mut stream: UnixStream, shared: &Shared) {
     if std::env::var_os("INTENT_HELPER_TEST_ABORT").is_some() {
         std::process::abort();
     }
+    // The hook answered, if any: what its answer left for later.
+    let mut after = None;
     let answer = match request.ask {
         None => {
             close(shared, "a client of another protocol asked");
@@ -210,7 +217,9 @@ fn respond(mut stream: UnixStream, shared: &Shared) {
             Answer::Stopping
         }
         Some((Ask::Hook(ask), input)) => {
-            let answer = answer_hook(shared, &ask, &input);
+            let mut hook = Hook::in_helper(Arc::clone(&shared.resident));
+            let answer = answer_hook(shared, &ask, &input, &mut hook);
+            after = Some(hook);
             let counter = match answer {
                 Answer::Served { .. } => &shared.served,
                 _ => &shared.declined,
@@ -229,7 +238,9 @@ fn respond(mut stream: UnixStream, shared: &Shared) {
     let _ = wire::write_answer(&mut stream, &answer);
     // The hook has its answer: now the work that only keeps caches current.
     drop(stream);
-    intent_engine::engine::deferred::finish();
+    if let Some(mut hook) = after {
+        hook.after_answer();
+    }
 }
 
 /// Sleeps for the milliseconds `variable` says, if set (tests/e2e/test_helper_stall.rs).
@@ -239,7 +250,8 @@ fn stall_for_tests(variable: &str) {
     }
 }
 
-fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {
+/// Answers `ask` as `hook`, which keeps what the answer defers.
+fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8], hook: &mut Hook) -> Answer {
     if !super::secret::matches(&ask.token, &shared.secret) {
         eprintln!(
             "intent helper {}: declined a hook without the helper's secret",
@@ -291,19 +303,18 @@ fn answer_hook(shared: &Shared, ask: &HookAsk, input: &[u8]) -> Answer {
             .map(|(_, v)| v.into())
     };
     if ask.timings {
-        intent_engine::timings::enable();
-        intent_engine::timings::mark("helper start");
+        hook.timings = Timings::on();
+        hook.timings.mark("helper start");
     }
     // The client may answer this hook too (after its timeout), before or after
     // this: both name its events alike and look for them (`hook_ids`).
-    intent_engine::hook_ids::set(&ask.seed, ask.look_from);
+    hook.name_events(&ask.seed, ask.look_from);
     // Fault injection for the tests of a helper that stalls before recording a
     // hook until its client has answered the hook itself.
     stall_for_tests("INTENT_HELPER_TEST_STALL_BEFORE_MS");
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        hook::answer(&config, &args, input, &env, Some(&shared.root))
+        hook_answer::answer(&config, &args, hook, input, &env, Some(&shared.root))
     }));
-    intent_engine::hook_ids::clear();
     match answered {
         Ok(Some(printed)) => Answer::Served {
             stdout: printed.stdout,
@@ -335,7 +346,7 @@ fn status(shared: &Shared) -> Status {
         idle_limit_secs: shared.idle_limit.as_secs(),
         served: shared.served.load(Ordering::Relaxed),
         declined: shared.declined.load(Ordering::Relaxed),
-        memory: intent_engine::engine::kept::memory(),
+        memory: shared.resident.memory(),
         rss_bytes: rss.map_or(0, |(now, _)| now),
         peak_rss_bytes: rss.map_or(0, |(_, peak)| peak),
     }

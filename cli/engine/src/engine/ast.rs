@@ -13,14 +13,16 @@ use intent_ast_hash::{
     analyze_turn_with, BlockMatch, BlockRef, FileAnalysis, LineageEvent, Prepared, SourceFile,
     TurnAnalysis,
 };
-use intent_gate::{self as gate, Action};
 
+use super::shell::MAX_TURN_AST_FILES;
 use super::taken_lines::taken_lines;
 use super::touched::Touched;
-use super::{analysis_cache, label, HookEvent, Phase};
+use super::{analysis_cache, label};
 use intent_ledger::payload::{BlockOrigin, BlockSide, Classification, TraceBlock};
 use intent_ledger::Workspace;
 use serde_json::{json, Value};
+
+use crate::Hook;
 
 /// Files larger than this are classified by text rules only.
 pub(super) const MAX_AST_BYTES: usize = 2 * 1024 * 1024;
@@ -69,88 +71,6 @@ pub fn forget_turns(workspace: &Workspace, session: &str, keep_turn: Option<&str
     }
 }
 
-/// Analyses of a write's old and new text, started on another core as soon as the
-/// payload is read, so parsing overlaps the state load and the ledger work.
-pub type Prefetch = std::thread::JoinHandle<Prepared>;
-
-/// Starts analyzing the files a PostToolUse write touched: the new text from disk
-/// and, for a single file, the old text the front-end sent. `None` for any other
-/// event. The analyses are only used when path and text match exactly.
-pub fn prefetch(root: &Path, event: &HookEvent) -> Option<Prefetch> {
-    if event.phase != Phase::PostTool {
-        return None;
-    }
-    let tool = event.tool.as_ref()?;
-    let Action::Write { paths, .. } = &tool.action else {
-        return None;
-    };
-    let original = match paths.as_slice() {
-        [_] => tool
-            .response
-            .as_ref()
-            .and_then(|r| r.original_text.as_deref())
-            .filter(|t| t.len() <= MAX_AST_BYTES)
-            .map(str::to_string),
-        _ => None,
-    };
-    let (root, paths) = (root.to_path_buf(), paths.clone());
-    let cwd = event.cwd.clone().unwrap_or_else(|| root.clone());
-    std::thread::Builder::new()
-        .name("ast-prefetch".into())
-        .spawn(move || {
-            let mut files = Vec::new();
-            for raw in paths.iter().take(8) {
-                let Ok(rel) = gate::workspace_relative(&root, &cwd, raw) else {
-                    continue;
-                };
-                if intent_ast_hash::language_for_path(&rel).is_none() {
-                    continue;
-                }
-                if let Some(old) = &original {
-                    files.push(SourceFile::new(rel.clone(), old.clone()));
-                }
-                match std::fs::read(root.join(&rel)) {
-                    Ok(bytes) if bytes.len() <= MAX_AST_BYTES => {
-                        if let Ok(text) = String::from_utf8(bytes) {
-                            files.push(SourceFile::new(rel, text));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            // Texts an earlier hook analyzed (the old text, usually) are restored
-            // rather than parsed; the others are parsed side by side and kept for
-            // the hooks to come.
-            let workspace = Workspace::at(&root);
-            if crate::is_resident() {
-                // The old text first: its tree is what the new one re-parses from.
-                let mut prepared = Prepared::default();
-                for file in &files {
-                    prepared.insert(file, analysis_cache::analyze_resident(&workspace, file));
-                }
-                return prepared;
-            }
-            let missing = std::sync::Mutex::new(Vec::new());
-            let prepared = Prepared::analyze_missing(&files, |file| {
-                let found = analysis_cache::load(&workspace, file);
-                if found.is_none() {
-                    missing
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(file.clone());
-                }
-                found
-            });
-            for file in missing.into_inner().unwrap_or_default() {
-                if let Some(analysis) = prepared.get(&file) {
-                    analysis_cache::store(&workspace, analysis);
-                }
-            }
-            prepared
-        })
-        .ok()
-}
-
 /// The AST part of a trace: the turn-level classification and this file's blocks.
 #[derive(Debug, Clone)]
 pub struct AstTrace {
@@ -177,8 +97,9 @@ pub struct WrittenFile<'a> {
     pub declared: Option<&'a str>,
 }
 
-/// Classifies the turn `turn` of `session` after a write of `file`. `None` when the
-/// file cannot be parsed as text (binary, too large, old content unknown).
+/// Classifies the turn `turn` of `session` after a write of `file`, the hook
+/// `hook`'s. `None` when the file cannot be parsed as text (binary, too large, old
+/// content unknown).
 pub fn classify_write(
     workspace: &Workspace,
     root: &Path,
@@ -186,6 +107,7 @@ pub fn classify_write(
     turn: &str,
     file: WrittenFile<'_>,
     prepared: &mut Prepared,
+    hook: &mut Hook,
 ) -> Option<AstTrace> {
     let WrittenFile {
         rel,
@@ -202,11 +124,11 @@ pub fn classify_write(
         save_turn(&path, &stored);
     }
     let files = stored.files;
-    crate::timings::mark("load turn");
-    let analysis = analyze_stored_turn(workspace, root, &files, prepared)?;
-    let touched = Touched::of(workspace, prepared, &analysis, &file);
+    hook.timings.mark("load turn");
+    let analysis = analyze_stored_turn(workspace, root, &files, prepared, hook)?;
+    let touched = Touched::of(workspace, hook.resident(), prepared, &analysis, &file);
     let summary = summarize(&analysis, &[(rel, touched)], files.len(), declared).pop();
-    crate::timings::mark("summarize");
+    hook.timings.mark("summarize");
     summary
 }
 
@@ -214,15 +136,16 @@ pub fn classify_write(
 /// the rest of the turn, in one analysis: each file is parsed once, and the traces
 /// it yields carry only their own file's part of the verdict. Files the turn does
 /// not take get `None` (text rules decide them): when it already holds
-/// `max_turn_files` files, or when a file's old content is unknown or not text.
+/// [`MAX_TURN_AST_FILES`] files, or when a file's old content is unknown or not
+/// text.
 pub fn classify_batch(
     workspace: &Workspace,
     root: &Path,
     session: &str,
     turn: &str,
     files: &[WrittenFile<'_>],
-    max_turn_files: usize,
     prepared: &mut Prepared,
+    hook: &mut Hook,
 ) -> Vec<Option<AstTrace>> {
     let path = turn_path(workspace, session, turn);
     let mut stored = load_turn(&path, session);
@@ -233,7 +156,7 @@ pub fn classify_batch(
             taken[index] = true;
             continue;
         }
-        if stored.files.len() >= max_turn_files {
+        if stored.files.len() >= MAX_TURN_AST_FILES {
             continue;
         }
         if let Some(entry) = turn_entry(file.before, file.existed) {
@@ -249,14 +172,17 @@ pub fn classify_batch(
         return vec![None; files.len()];
     }
     let declared = files.iter().find_map(|f| f.declared);
-    let Some(analysis) = analyze_stored_turn(workspace, root, &stored.files, prepared) else {
+    let Some(analysis) = analyze_stored_turn(workspace, root, &stored.files, prepared, hook) else {
         return vec![None; files.len()];
     };
     let rels: Vec<(&str, Option<Touched>)> = files
         .iter()
         .zip(&taken)
         .filter(|(_, taken)| **taken)
-        .map(|(f, _)| (f.rel, Touched::of(workspace, prepared, &analysis, f)))
+        .map(|(f, _)| {
+            let touched = Touched::of(workspace, hook.resident(), prepared, &analysis, f);
+            (f.rel, touched)
+        })
         .collect();
     let mut summaries = summarize(&analysis, &rels, stored.files.len(), declared).into_iter();
     taken
@@ -304,6 +230,7 @@ fn analyze_stored_turn(
     root: &Path,
     files: &TurnBefore,
     prepared: &mut Prepared,
+    hook: &mut Hook,
 ) -> Option<TurnAnalysis> {
     let before_files: Vec<SourceFile> = files
         .iter()
@@ -321,12 +248,15 @@ fn analyze_stored_turn(
     }
     // The turn's other files were analyzed by earlier hooks: restore those, parse
     // (and keep) only what no hook has seen.
+    // The field, not `hook.resident()`: the timings are marked meanwhile.
+    let resident = hook.resident.as_deref();
     let mut restore = |files: &[SourceFile]| -> Vec<usize> {
         let mut fresh = Vec::new();
         for (index, file) in files.iter().enumerate() {
             if prepared.get(file).is_none() {
-                if crate::is_resident() {
-                    prepared.insert(file, analysis_cache::analyze_resident(workspace, file));
+                if let Some(resident) = resident {
+                    let analysis = analysis_cache::analyze_resident(resident, workspace, file);
+                    prepared.insert(file, analysis);
                     continue;
                 }
                 match analysis_cache::load(workspace, file) {
@@ -337,16 +267,16 @@ fn analyze_stored_turn(
         }
         fresh
     };
-    crate::timings::mark("read turn files");
+    hook.timings.mark("read turn files");
     let (fresh_before, fresh_after) = (restore(&before_files), restore(&after_files));
-    crate::timings::mark("restore analyses");
+    hook.timings.mark("restore analyses");
     let analysis = analyze_turn_with(&before_files, &after_files, prepared);
-    crate::timings::mark("analyze turn");
+    hook.timings.mark("analyze turn");
     let made = fresh_before.iter().filter_map(|&i| analysis.before.get(i));
     for made in made.chain(fresh_after.iter().filter_map(|&i| analysis.after.get(i))) {
         analysis_cache::store(workspace, made);
     }
-    crate::timings::mark("store analyses");
+    hook.timings.mark("store analyses");
     Some(analysis)
 }
 

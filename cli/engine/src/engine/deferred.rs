@@ -1,4 +1,6 @@
-//! Work the resident helper does after it has answered a hook.
+//! Work the resident helper does after it has answered a hook: one
+//! [`AfterAnswer`] per hook, carried in its [`crate::Hook`] and run by the helper
+//! once the reply is written ([`crate::Hook::after_answer`]).
 //!
 //! Saving the hook state (`state.json` and its shards: up to four files replaced by
 //! rename, which ext4 flushes) took 1.1–2 ms of every PostToolUse the helper
@@ -15,8 +17,8 @@
 //! text like any other (a write that never happens, or produces another text,
 //! only leaves an unused entry), so it can never change an answer.
 
-use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use intent_ast_hash::SourceFile;
@@ -26,6 +28,7 @@ use serde_json::Value;
 
 use super::analysis_cache;
 use super::ast::MAX_AST_BYTES;
+use super::resident::Resident;
 
 struct DeferredSave {
     workspace: Workspace,
@@ -40,22 +43,51 @@ struct Prewarm {
     input: Value,
 }
 
-thread_local! {
-    /// At most one save per thread: a newer state replaces an older one (it was
-    /// loaded from disk and caught up over the same events, so it holds them all).
-    static PENDING: RefCell<Option<DeferredSave>> = const { RefCell::new(None) };
-    static PREWARM: RefCell<Option<Prewarm>> = const { RefCell::new(None) };
+/// What one hook left to do once its answer is sent: save its state, and analyze
+/// the text a write it allowed will produce.
+#[derive(Default)]
+pub(crate) struct AfterAnswer {
+    /// A newer state replaces an older one (it was loaded from disk and caught up
+    /// over the same events, so it holds them all).
+    save: Option<DeferredSave>,
+    prewarm: Option<Prewarm>,
 }
 
-/// Keeps a write's target (`rel`, workspace-relative, with a grammar) and the
-/// tool's input, to analyze the text it will write in [`finish`].
-pub(crate) fn defer_prewarm(workspace: &Workspace, rel: String, input: &Value) {
-    let prewarm = Prewarm {
-        workspace: workspace.clone(),
-        rel,
-        input: input.clone(),
-    };
-    PREWARM.with(|slot| *slot.borrow_mut() = Some(prewarm));
+impl AfterAnswer {
+    /// Keeps a write's target (`rel`, workspace-relative, with a grammar) and the
+    /// tool's input, to analyze the text it will write in [`AfterAnswer::run`].
+    pub(crate) fn defer_prewarm(&mut self, workspace: &Workspace, rel: String, input: &Value) {
+        self.prewarm = Some(Prewarm {
+            workspace: workspace.clone(),
+            rel,
+            input: input.clone(),
+        });
+    }
+
+    /// Keeps `state` to be saved by [`AfterAnswer::run`].
+    pub(crate) fn defer_save(
+        &mut self,
+        workspace: &Workspace,
+        options: &LedgerOptions,
+        state: HookState,
+    ) {
+        self.save = Some(DeferredSave {
+            workspace: workspace.clone(),
+            options: options.clone(),
+            state,
+        });
+    }
+
+    /// Does what was deferred, if anything: saves the state (best effort: it is a
+    /// cache the next load repairs), then analyzes a coming write's text.
+    pub(crate) fn run(&mut self, resident: &Resident) {
+        if let Some(save) = self.save.take() {
+            save_state(save, resident);
+        }
+        if let Some(job) = self.prewarm.take() {
+            prewarm(job, resident);
+        }
+    }
 }
 
 /// The text a write tool's input produces from `current`: `content` (Write), or
@@ -88,7 +120,7 @@ fn text_after(input: &Value, current: Option<&str>) -> Option<String> {
     Some(text)
 }
 
-fn prewarm(job: Prewarm) {
+fn prewarm(job: Prewarm, resident: &Resident) {
     let path = job.workspace.root().join(&job.rel);
     let current = std::fs::read(&path)
         .ok()
@@ -102,56 +134,38 @@ fn prewarm(job: Prewarm) {
     }
     // The current text first: its tree is where the new one re-parses from.
     if let Some(current) = current {
-        analysis_cache::analyze_resident(&job.workspace, &SourceFile::new(&job.rel, current));
+        let current = SourceFile::new(&job.rel, current);
+        analysis_cache::analyze_resident(resident, &job.workspace, &current);
     }
-    analysis_cache::analyze_resident(&job.workspace, &SourceFile::new(job.rel, after));
-}
-
-/// Keeps `state` to be saved by [`finish`].
-pub(crate) fn defer_save(workspace: &Workspace, options: &LedgerOptions, state: HookState) {
-    let save = DeferredSave {
-        workspace: workspace.clone(),
-        options: options.clone(),
-        state,
-    };
-    PENDING.with(|pending| *pending.borrow_mut() = Some(save));
-}
-
-/// Does what this thread deferred, if anything: saves the state (best effort: it
-/// is a cache the next load repairs), then analyzes a coming write's text. The
-/// helper calls it once its answer is sent.
-pub fn finish() {
-    save_state();
-    if let Some(job) = PREWARM.with(|slot| slot.borrow_mut().take()) {
-        prewarm(job);
-    }
+    analysis_cache::analyze_resident(resident, &job.workspace, &SourceFile::new(job.rel, after));
 }
 
 /// The state the helper saved last, by cache directory: the next hook starts from
 /// it instead of reading `state.json` back (`StateCache::load_kept` checks that the
 /// file is still the one this save left).
-static KEPT: Mutex<Option<(PathBuf, KeptState)>> = Mutex::new(None);
+#[derive(Default)]
+pub(super) struct LastSave {
+    kept: Mutex<Option<(PathBuf, KeptState)>>,
+    /// Saves made, to re-measure the kept state now and then.
+    saves: AtomicU64,
+}
 
-/// Takes the state kept for `cache_dir`, if any (a concurrent hook then loads its
-/// own from disk).
-pub(crate) fn take_kept(cache_dir: &std::path::Path) -> Option<KeptState> {
-    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    match kept.take() {
-        Some((dir, state)) if dir == cache_dir => Some(state),
-        other => {
-            *kept = other;
-            None
+impl LastSave {
+    /// Takes the state kept for `cache_dir`, if any (a concurrent hook then loads
+    /// its own from disk).
+    pub(super) fn take(&self, cache_dir: &Path) -> Option<KeptState> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        match kept.take() {
+            Some((dir, state)) if dir == cache_dir => Some(state),
+            other => {
+                *kept = other;
+                None
+            }
         }
     }
 }
 
-/// Saves made, to re-measure the kept state now and then.
-static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-fn save_state() {
-    let Some(save) = PENDING.with(|pending| pending.borrow_mut().take()) else {
-        return;
-    };
+fn save_state(save: DeferredSave, resident: &Resident) {
     let Ok(mut ledger) = save.workspace.open_ledger(save.options) else {
         return;
     };
@@ -159,15 +173,17 @@ fn save_state() {
     let cache = StateCache::new(&cache_dir);
     let state = save.state;
     if let Ok(Some(saved)) = ledger.transaction(|tx| cache.save_and_keep(tx, state)) {
+        let last = &resident.last_save;
         // Measuring the state walks all of it: every 32nd save is enough to follow
         // its growth (it changes by a few events per hook).
-        if SAVES
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        if last
+            .saves
+            .fetch_add(1, Ordering::Relaxed)
             .is_multiple_of(32)
         {
-            super::kept::charge_state(saved.memory_bytes());
+            resident.kept.charge_state(saved.memory_bytes());
         }
-        *KEPT.lock().unwrap_or_else(|e| e.into_inner()) = Some((cache_dir, saved));
+        *last.kept.lock().unwrap_or_else(|e| e.into_inner()) = Some((cache_dir, saved));
     }
 }
 

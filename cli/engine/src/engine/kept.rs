@@ -25,7 +25,8 @@ use serde::Serialize;
 /// keeps its tree, and the text each write replaces its analysis.
 pub const DEFAULT_BUDGET_MB: usize = 48;
 
-/// The budget, from `INTENT_HELPER_MEMORY_MB` (whole MiB, at least 1).
+/// The budget, from `INTENT_HELPER_MEMORY_MB` (whole MiB, at least 1): read once,
+/// when the helper makes its [`super::resident::Resident`].
 pub fn budget_bytes() -> usize {
     std::env::var("INTENT_HELPER_MEMORY_MB")
         .ok()
@@ -97,66 +98,101 @@ impl<K: std::hash::Hash + Eq + Clone, V> ByteLru<K, V> {
     }
 }
 
-static KEPT: Mutex<Option<ByteLru<Key, Entry>>> = Mutex::new(None);
-/// Estimated bytes of the hook state the helper keeps (charged against the same
-/// budget: the analyses and trees get what it leaves).
-static STATE_BYTES: AtomicUsize = AtomicUsize::new(0);
-
-fn with_kept<T>(f: impl FnOnce(&mut ByteLru<Key, Entry>) -> T) -> T {
-    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    f(kept.get_or_insert_with(ByteLru::new))
+/// The analyses and trees a [`super::resident::Resident`] keeps, and the bytes of
+/// the hook state it keeps beside them, under one budget.
+pub(super) struct Kept {
+    entries: Mutex<ByteLru<Key, Entry>>,
+    /// Estimated bytes of the hook state the helper keeps (charged against the
+    /// same budget: the analyses and trees get what it leaves).
+    state_bytes: AtomicUsize,
+    budget: usize,
 }
 
-/// What analyses and trees may take: the budget less the hook state.
-fn limit() -> usize {
-    budget_bytes().saturating_sub(STATE_BYTES.load(Ordering::Relaxed))
-}
+impl Kept {
+    /// Nothing kept yet, under a budget of `budget` bytes.
+    pub(super) fn new(budget: usize) -> Kept {
+        Kept {
+            entries: Mutex::new(ByteLru::new()),
+            state_bytes: AtomicUsize::new(0),
+            budget,
+        }
+    }
 
-/// The kept analysis of `path`'s text of BLAKE3 `hash`.
-pub(crate) fn analysis(path: &str, hash: blake3::Hash) -> Option<FileAnalysis> {
-    with_kept(
-        |kept| match kept.get(&Key::Analysis(path.to_string(), hash)) {
-            Some(Entry::Analysis(analysis)) => Some((**analysis).clone()),
-            _ => None,
-        },
-    )
-}
+    fn with_entries<T>(&self, f: impl FnOnce(&mut ByteLru<Key, Entry>) -> T) -> T {
+        f(&mut self.entries.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 
-/// Keeps `analysis` of the text of BLAKE3 `hash`.
-pub(crate) fn keep_analysis(hash: blake3::Hash, analysis: &FileAnalysis) {
-    let bytes = analysis.memory_bytes();
-    let key = Key::Analysis(analysis.path.clone(), hash);
-    let limit = limit();
-    with_kept(|kept| {
-        kept.insert(
-            key,
-            Entry::Analysis(Box::new(analysis.clone())),
-            bytes,
-            limit,
+    /// What analyses and trees may take: the budget less the hook state.
+    fn limit(&self) -> usize {
+        self.budget
+            .saturating_sub(self.state_bytes.load(Ordering::Relaxed))
+    }
+
+    /// The kept analysis of `path`'s text of BLAKE3 `hash`.
+    pub(super) fn analysis(&self, path: &str, hash: blake3::Hash) -> Option<FileAnalysis> {
+        self.with_entries(
+            |kept| match kept.get(&Key::Analysis(path.to_string(), hash)) {
+                Some(Entry::Analysis(analysis)) => Some((**analysis).clone()),
+                _ => None,
+            },
         )
-    });
-}
+    }
 
-/// The newest kept tree of `path` and its text (cloning either is a reference
-/// count).
-pub(crate) fn tree(path: &str) -> Option<(Parsed, Arc<str>)> {
-    with_kept(|kept| match kept.get(&Key::Tree(path.to_string())) {
-        Some(Entry::Tree(tree, text)) => Some((tree.clone(), text.clone())),
-        _ => None,
-    })
-}
+    /// Keeps `analysis` of the text of BLAKE3 `hash`.
+    pub(super) fn keep_analysis(&self, hash: blake3::Hash, analysis: &FileAnalysis) {
+        let bytes = analysis.memory_bytes();
+        let key = Key::Analysis(analysis.path.clone(), hash);
+        let limit = self.limit();
+        self.with_entries(|kept| {
+            kept.insert(
+                key,
+                Entry::Analysis(Box::new(analysis.clone())),
+                bytes,
+                limit,
+            )
+        });
+    }
 
-/// Makes `tree` (of `text`) the newest of `path`.
-pub(crate) fn keep_tree(path: &str, tree: Parsed, text: &str) {
-    let bytes = tree.memory_bytes() + text.len();
-    let entry = Entry::Tree(tree, Arc::from(text));
-    let limit = limit();
-    with_kept(|kept| kept.insert(Key::Tree(path.to_string()), entry, bytes, limit));
-}
+    /// The newest kept tree of `path` and its text (cloning either is a reference
+    /// count).
+    pub(super) fn tree(&self, path: &str) -> Option<(Parsed, Arc<str>)> {
+        self.with_entries(|kept| match kept.get(&Key::Tree(path.to_string())) {
+            Some(Entry::Tree(tree, text)) => Some((tree.clone(), text.clone())),
+            _ => None,
+        })
+    }
 
-/// Charges the hook state the helper keeps at `bytes`.
-pub(crate) fn charge_state(bytes: usize) {
-    STATE_BYTES.store(bytes, Ordering::Relaxed);
+    /// Makes `tree` (of `text`) the newest of `path`.
+    pub(super) fn keep_tree(&self, path: &str, tree: Parsed, text: &str) {
+        let bytes = tree.memory_bytes() + text.len();
+        let entry = Entry::Tree(tree, Arc::from(text));
+        let limit = self.limit();
+        self.with_entries(|kept| kept.insert(Key::Tree(path.to_string()), entry, bytes, limit));
+    }
+
+    /// Charges the hook state the helper keeps at `bytes`.
+    pub(super) fn charge_state(&self, bytes: usize) {
+        self.state_bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    /// What is kept now.
+    pub(super) fn memory(&self) -> Memory {
+        let state = self.state_bytes.load(Ordering::Relaxed);
+        self.with_entries(|kept| {
+            let trees = kept
+                .entries
+                .keys()
+                .filter(|key| matches!(key, Key::Tree(_)))
+                .count();
+            Memory {
+                budget_bytes: self.budget as u64,
+                kept_bytes: (kept.bytes + state) as u64,
+                analyses: (kept.entries.len() - trees) as u64,
+                trees: trees as u64,
+                state_bytes: state as u64,
+            }
+        })
+    }
 }
 
 /// What the helper keeps against its budget (`intent helper status`).
@@ -172,25 +208,6 @@ pub struct Memory {
     pub trees: u64,
     /// Estimated bytes of the hook state among them.
     pub state_bytes: u64,
-}
-
-/// What is kept now.
-pub fn memory() -> Memory {
-    let state = STATE_BYTES.load(Ordering::Relaxed);
-    with_kept(|kept| {
-        let trees = kept
-            .entries
-            .keys()
-            .filter(|key| matches!(key, Key::Tree(_)))
-            .count();
-        Memory {
-            budget_bytes: budget_bytes() as u64,
-            kept_bytes: (kept.bytes + state) as u64,
-            analyses: (kept.entries.len() - trees) as u64,
-            trees: trees as u64,
-            state_bytes: state as u64,
-        }
-    })
 }
 
 #[cfg(test)]

@@ -253,6 +253,7 @@ impl EventTx<'_, '_> {
             self.tx,
             &mut self.state,
             &self.source,
+            self.hook.resident.as_deref(),
         )?;
         Ok(Ok(data))
     }

@@ -8,7 +8,7 @@ mod analysis_cache;
 pub(crate) mod ast;
 mod confine_rewrite;
 pub mod context;
-pub mod deferred;
+pub(crate) mod deferred;
 pub(crate) mod event;
 mod handshakes;
 pub mod kept;
@@ -19,6 +19,8 @@ mod model;
 mod post;
 mod post_shell;
 mod pre;
+mod prefetch;
+pub mod resident;
 mod selection;
 pub(crate) mod shell;
 pub(crate) mod specs;
@@ -34,15 +36,17 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use intent_gate::{GateReason, Policy};
 use intent_ledger::payload::{
-    HookWarning, Lesson, Payload, Prompt, SessionStart, SessionStop, TurnVerdict,
+    HookWarning, Payload, Prompt, SessionStart, SessionStop, TurnVerdict,
 };
 use intent_ledger::spec::SpecDocument;
 use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::{
-    kinds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction, Workspace,
+    kinds, DerivedIds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction,
+    Workspace,
 };
 use serde_json::Value;
 
+use crate::Hook;
 pub use event::{FrontEnd, HookEvent, Origin, Phase, Refusal, Reply, ToolCall, ToolResponse};
 
 /// Runs hook events against one workspace.
@@ -94,15 +98,15 @@ impl Engine {
         &self.workspace
     }
 
-    /// Handles one event: records it and answers.
-    pub fn handle(&self, event: &HookEvent) -> Result<Reply, crate::HookError> {
-        let prefetch = ast::prefetch(&self.root, event);
+    /// Handles one event, the hook `hook`: records it and answers.
+    pub fn handle(&self, event: &HookEvent, hook: &mut Hook) -> Result<Reply, crate::HookError> {
+        let prefetch = prefetch::prefetch(&self.root, event, hook.resident.clone());
         // A shell command's files are walked, hashed and parsed before the ledger
         // lock is taken, and its baseline saved after it is released.
         let shell = shell::Outside::before_lock(&self.workspace, &self.root, event);
-        crate::timings::mark("before lock");
+        hook.timings.mark("before lock");
         let mut baseline_for = None;
-        let reply = self.in_transaction(Origin::Hook(event.front_end), |turn| {
+        let reply = self.in_transaction(Origin::Hook(event.front_end), hook, |turn| {
             turn.prefetch = prefetch;
             turn.shell = shell;
             let reply = turn.handle(event);
@@ -130,7 +134,7 @@ impl Engine {
         intent_id: &str,
         via: &str,
     ) -> anyhow::Result<Result<String, GateReason>> {
-        self.in_transaction(self.origin, |turn| {
+        self.in_transaction(self.origin, &mut Hook::default(), |turn| {
             turn.session = session.to_string();
             turn.select(intent_id, via, None)
         })
@@ -141,7 +145,7 @@ impl Engine {
         &self,
         change: &lifecycle::StatusChange,
     ) -> anyhow::Result<Result<intent_ledger::payload::IntentStatus, GateReason>> {
-        self.in_transaction(self.origin, |turn| {
+        self.in_transaction(self.origin, &mut Hook::default(), |turn| {
             turn.change_status(change, lifecycle::Actor::Human)
         })
     }
@@ -149,7 +153,7 @@ impl Engine {
     /// Checks whether `intent_id` may be selected and renders its context, without
     /// recording anything (the MCP server's answer; the hook records the selection).
     pub fn preview_selection(&self, intent_id: &str) -> anyhow::Result<Result<String, GateReason>> {
-        self.in_transaction(self.origin, |turn| {
+        self.in_transaction(self.origin, &mut Hook::default(), |turn| {
             turn.state.ensure_digest(intent_id);
             Ok(turn.check_selectable(intent_id).map(|spec_index| {
                 let specs = turn.specs.as_deref().expect("checked");
@@ -164,7 +168,7 @@ impl Engine {
 
     /// Returns the active intent and its context for a session.
     pub fn active_context(&self, session: &str) -> anyhow::Result<Option<(String, String)>> {
-        self.in_transaction(self.origin, |turn| {
+        self.in_transaction(self.origin, &mut Hook::default(), |turn| {
             let Some(id) = turn.state.active_intent(session).map(str::to_string) else {
                 return Ok(None);
             };
@@ -182,7 +186,7 @@ impl Engine {
     /// `intent sync` left them), as the hooks inject them. Appends nothing (not even
     /// a spec snapshot): `intent sync` calls it right after publishing the ledger.
     pub fn newest_lessons(&self) -> anyhow::Result<lessons::Newest> {
-        let mut ledger = self.workspace.open_ledger(self.hook_ledger_options())?;
+        let mut ledger = self.workspace.open_ledger(self.hook_ledger_options(None))?;
         let cache = StateCache::new(&self.workspace.cache_dir());
         let state =
             ledger.transaction(|tx| -> intent_ledger::Result<HookState> { cache.load(tx) })?;
@@ -203,7 +207,7 @@ impl Engine {
 
     /// Returns the specs as the gate sees them, or why they are unusable.
     pub fn specs(&self) -> anyhow::Result<Result<SpecDocument, String>> {
-        self.in_transaction(self.origin, |turn| {
+        self.in_transaction(self.origin, &mut Hook::default(), |turn| {
             Ok(turn.specs.as_deref().cloned().map_err(Clone::clone))
         })
     }
@@ -230,9 +234,11 @@ impl Engine {
         Ok(None)
     }
 
-    /// Records a problem the hook handled by failing open or closed. Best effort.
-    pub fn record_warning(&self, session: Option<&str>, message: &str) {
-        let Ok(mut ledger) = self.workspace.open_ledger(self.hook_ledger_options()) else {
+    /// Records a problem the hook `hook` handled by failing open or closed. Best
+    /// effort.
+    pub fn record_warning(&self, hook: &mut Hook, session: Option<&str>, message: &str) {
+        let options = self.hook_ledger_options(hook.next_ids());
+        let Ok(mut ledger) = self.workspace.open_ledger(options) else {
             return;
         };
         let warning = HookWarning {
@@ -244,44 +250,48 @@ impl Engine {
         let _ = ledger.append(event);
     }
 
-    /// The ledger options of one ledger handle of this hook: event ids drawn from
-    /// the hook's seed when its client gave one (`crate::hook_ids`).
-    fn hook_ledger_options(&self) -> LedgerOptions {
+    /// The ledger options of one ledger handle of a hook: event ids drawn from the
+    /// hook's seed when its client gave one (`crate::hook_ids`).
+    fn hook_ledger_options(&self, derived_ids: Option<DerivedIds>) -> LedgerOptions {
         LedgerOptions {
-            derived_ids: crate::hook_ids::next_handle(),
+            derived_ids,
             lock_timeout: Some(hook_lock_timeout()),
             ..self.ledger_options.clone()
         }
     }
 
+    /// Runs `work` in one ledger transaction for `hook` (a default [`Hook`] for a
+    /// command a person or the MCP server runs).
     fn in_transaction<T>(
         &self,
         origin: Origin,
+        hook: &mut Hook,
         work: impl FnOnce(&mut EventTx<'_, '_>) -> anyhow::Result<T>,
     ) -> anyhow::Result<T> {
-        // A save this thread deferred goes first, so a state is never saved over a
-        // newer one.
-        deferred::finish();
-        let mut ledger = self.workspace.open_ledger(self.hook_ledger_options())?;
-        crate::timings::mark("open ledger");
+        let mut ledger = self
+            .workspace
+            .open_ledger(self.hook_ledger_options(hook.next_ids()))?;
+        hook.timings.mark("open ledger");
         ledger.transaction(|tx| {
-            crate::timings::mark("lock");
+            hook.timings.mark("lock");
             let cache_dir = self.workspace.cache_dir();
             let cache = StateCache::new(&cache_dir);
-            let mut state = if crate::is_resident() {
-                cache.load_kept(tx, deferred::take_kept(&cache_dir))?
-            } else {
-                cache.load(tx)?
+            // The field, not `hook.resident()`: the timings are marked meanwhile.
+            let resident = hook.resident.as_deref();
+            let mut state = match resident {
+                Some(resident) => cache.load_kept(tx, resident.last_save.take(&cache_dir))?,
+                None => cache.load(tx)?,
             };
-            crate::timings::mark("load state");
+            hook.timings.mark("load state");
             let source = origin.source();
-            let specs = specs::load(&self.workspace, tx, &mut state, &source)?;
-            crate::timings::mark("specs");
+            let specs = specs::load(&self.workspace, tx, &mut state, &source, resident)?;
+            hook.timings.mark("specs");
             let policy = Policy::load(&self.workspace.orchestration_dir().join("policy.yaml"))
                 .map_err(|e| e.to_string());
-            crate::timings::mark("policy");
+            hook.timings.mark("policy");
             let mut turn = EventTx {
                 engine: self,
+                hook: &mut *hook,
                 tx,
                 state,
                 specs,
@@ -293,15 +303,21 @@ impl Engine {
                 shell: shell::Outside::default(),
             };
             let result = work(&mut turn)?;
-            crate::timings::mark("work");
-            let EventTx { tx, mut state, .. } = turn;
+            let EventTx {
+                tx,
+                mut state,
+                hook,
+                ..
+            } = turn;
+            hook.timings.mark("work");
             state.catch_up(tx.path(), tx.end())?;
-            if crate::is_resident() {
-                deferred::defer_save(&self.workspace, &self.ledger_options, state);
-                crate::timings::mark("defer state save");
+            if hook.resident.is_some() {
+                hook.after
+                    .defer_save(&self.workspace, &self.ledger_options, state);
+                hook.timings.mark("defer state save");
             } else {
                 cache.save(&state)?;
-                crate::timings::mark("save state");
+                hook.timings.mark("save state");
             }
             Ok(result)
         })
@@ -313,6 +329,8 @@ impl Engine {
 /// events (see `turn.verdict`).
 struct EventTx<'e, 't> {
     engine: &'e Engine,
+    /// The hook this event is (a default one for a person's command).
+    hook: &'e mut Hook,
     tx: &'e mut Transaction<'t>,
     state: HookState,
     /// Shared with the helper's copy (`specs::load`): never copied per hook.
@@ -322,7 +340,7 @@ struct EventTx<'e, 't> {
     origin: Origin,
     session: String,
     /// Analyses of the written files, started before the transaction (post only).
-    prefetch: Option<ast::Prefetch>,
+    prefetch: Option<prefetch::Prefetch>,
     /// A shell command's work done outside the transaction.
     shell: shell::Outside,
 }
@@ -517,49 +535,6 @@ impl EventTx<'_, '_> {
             post_block: None,
             rewrite: None,
         })
-    }
-
-    /// Records a lesson: a `lesson` event, then the generated lessons file rewritten
-    /// (derived, untracked: see [`lessons`]). No tracked file is written.
-    pub(super) fn lesson(
-        &mut self,
-        text: &str,
-        intent_id: Option<String>,
-        origin: &str,
-    ) -> anyhow::Result<()> {
-        let text = lessons::redact(text);
-        self.append(&Lesson {
-            intent_id,
-            text,
-            origin: Some(origin.to_string()),
-            extra: Default::default(),
-        })?;
-        self.write_lessons_file();
-        Ok(())
-    }
-
-    /// The newest lessons of this clone's ledger and of the fetched ones.
-    fn newest_lessons(&self) -> lessons::Newest {
-        lessons::Newest::of(
-            &self.engine.workspace,
-            &self.state.lessons,
-            self.state.lesson_count,
-        )
-    }
-
-    /// Rewrites the generated lessons file if it changed. Best effort: it is derived
-    /// from the ledgers, and a later hook writes it again.
-    fn write_lessons_file(&self) {
-        let _ = lessons::write_file(&self.engine.workspace, &self.newest_lessons());
-    }
-
-    /// `context` followed by the newest lessons, when there are any.
-    fn with_lessons(&self, context: Option<String>) -> Option<String> {
-        let block = lessons::context_block(&self.newest_lessons());
-        match (context, block) {
-            (Some(context), Some(block)) => Some(format!("{context}\n{block}")),
-            (context, block) => context.or(block),
-        }
     }
 }
 

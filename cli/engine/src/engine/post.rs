@@ -94,25 +94,25 @@ impl EventTx<'_, '_> {
             }
             _ => {}
         }
-        crate::timings::mark("hash and diff");
+        self.hook.timings.mark("hash and diff");
         self.append(&post)?;
         let revision = vcs::git_revision(self.root());
         let turn = self.turn_of(event, tool);
         if !traces.is_empty() {
             self.close_other_turn(&turn)?;
         }
-        crate::timings::mark("revision and turn");
+        self.hook.timings.mark("revision and turn");
         let mut block_reason = None;
         let mut prepared = match self.prefetch.take() {
             Some(started) if !traces.is_empty() => started.join().unwrap_or_default(),
             _ => Default::default(),
         };
-        crate::timings::mark("wait for prefetch");
+        self.hook.timings.mark("wait for prefetch");
         for (file, before, existed) in &traces {
             let declared = tool.declared_mutation_class.as_deref();
             let ast = ast::classify_write(
                 &self.engine.workspace,
-                self.root(),
+                &self.engine.root,
                 &self.session,
                 &turn,
                 ast::WrittenFile {
@@ -122,6 +122,7 @@ impl EventTx<'_, '_> {
                     declared,
                 },
                 &mut prepared,
+                self.hook,
             );
             let writer = Writer {
                 event,
@@ -131,7 +132,7 @@ impl EventTx<'_, '_> {
                 model: model.as_deref(),
                 revision: revision.as_deref(),
             };
-            crate::timings::mark("classify");
+            self.hook.timings.mark("classify");
             let mut data = self.attributed(file.to_trace(), &writer);
             let computed = match &ast {
                 Some(ast) => {
@@ -176,7 +177,7 @@ impl EventTx<'_, '_> {
                 texts::store(&self.engine.workspace, self.root(), &file.path, hash);
             }
             self.append(&data)?;
-            crate::timings::mark("append trace");
+            self.hook.timings.mark("append trace");
         }
         if failed {
             let error = error_text(tool);

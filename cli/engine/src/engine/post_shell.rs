@@ -161,12 +161,12 @@ impl EventTx<'_, '_> {
         let mut prepared = std::mem::take(&mut changes.prepared);
         let asts = ast::classify_batch(
             &self.engine.workspace,
-            self.root(),
+            &self.engine.root,
             &self.session,
             &turn,
             &written,
-            shell::MAX_TURN_AST_FILES,
             &mut prepared,
+            self.hook,
         );
         drop(written);
         let mut by_file: std::collections::HashMap<usize, ast::AstTrace> = analysed

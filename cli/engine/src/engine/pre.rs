@@ -144,7 +144,7 @@ impl EventTx<'_, '_> {
             base.reason = Some(recorded_reason(reason)?);
         }
         self.append(&base)?;
-        if crate::is_resident() && decision.verdict == Verdict::Allow {
+        if self.hook.resident.is_some() && decision.verdict == Verdict::Allow {
             self.prewarm_write(action, &tool.input, &cwd);
         }
         // A refusal the front-end does not enforce runs the command all the same.
@@ -208,7 +208,7 @@ impl EventTx<'_, '_> {
 impl EventTx<'_, '_> {
     /// In the resident helper: has the text an allowed single-file write will
     /// produce analyzed once the answer is sent (`deferred`), while the tool runs.
-    fn prewarm_write(&self, action: &Action, input: &Value, cwd: &std::path::Path) {
+    fn prewarm_write(&mut self, action: &Action, input: &Value, cwd: &std::path::Path) {
         let Action::Write { paths, .. } = action else {
             return;
         };
@@ -219,7 +219,8 @@ impl EventTx<'_, '_> {
             return;
         };
         if intent_ast_hash::language_for_path(&rel).is_some() {
-            super::deferred::defer_prewarm(&self.engine.workspace, rel, input);
+            let workspace = &self.engine.workspace;
+            self.hook.after.defer_prewarm(workspace, rel, input);
         }
     }
 }

@@ -9,8 +9,11 @@ use intent_ledger::spec::{validate, SpecDocument};
 use intent_ledger::state::HookState;
 use intent_ledger::{NewEvent, Transaction, Workspace};
 
+use super::resident::Resident;
+
 /// Loads the specs: `Ok` when usable for gating, `Err(why)` when missing or invalid
-/// (the gate then fails closed for destructive actions).
+/// (the gate then fails closed for destructive actions). In the resident helper
+/// (`resident`), the specs it parsed last are reused while the bytes are the same.
 ///
 /// A valid file whose hash differs from the newest snapshot in `state` is appended
 /// as an `intent.spec` event, so intent state stays a function of the ledger.
@@ -19,6 +22,7 @@ pub fn load(
     tx: &mut Transaction<'_>,
     state: &mut HookState,
     source: &str,
+    resident: Option<&Resident>,
 ) -> anyhow::Result<Result<Arc<SpecDocument>, String>> {
     let path = workspace.specs_path();
     let bytes = match intent_ledger::atomic::read_regular(&path) {
@@ -32,7 +36,8 @@ pub fn load(
     };
     // The helper reuses the specs it parsed last while the file's bytes are the
     // same: comparing them costs a fraction of hashing them.
-    if let Some(doc) = remembered(&bytes) {
+    let last = resident.map(|resident| &resident.specs);
+    if let Some(doc) = last.and_then(|last| last.remembered(&bytes)) {
         return snapshot_if_changed(doc, tx, state, source);
     }
     // Parsed from the YAML itself every time (about 0.1 ms for a few intents): a
@@ -55,7 +60,9 @@ pub fn load(
         )));
     }
     let doc = Arc::new(doc);
-    remember(bytes, &doc);
+    if let Some(last) = last {
+        last.remember(bytes, &doc);
+    }
     snapshot_if_changed(doc, tx, state, source)
 }
 
@@ -74,31 +81,31 @@ fn snapshot_if_changed(
     Ok(Ok(doc))
 }
 
-/// The last valid specs this process parsed, with the bytes they were parsed from:
-/// the resident helper (`intent helper`) keeps them between hooks instead of hashing
-/// the file and decoding the JSON cache each time. A one-shot hook process loads
-/// them once and keeps nothing.
+/// The last valid specs the resident helper parsed, with the bytes they were
+/// parsed from: it keeps them between hooks instead of parsing the file each time.
+/// A one-shot hook process loads them once and keeps nothing.
+#[derive(Default)]
+pub(super) struct LastParsed(Mutex<Option<Parsed>>);
+
 struct Parsed {
     bytes: Vec<u8>,
     doc: Arc<SpecDocument>,
 }
 
-static LAST_PARSED: Mutex<Option<Parsed>> = Mutex::new(None);
-
-fn remembered(bytes: &[u8]) -> Option<Arc<SpecDocument>> {
-    let last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
-    last.as_ref()
-        .filter(|parsed| parsed.bytes == bytes)
-        .map(|parsed| Arc::clone(&parsed.doc))
-}
-
-fn remember(bytes: Vec<u8>, doc: &Arc<SpecDocument>) {
-    if !crate::is_resident() {
-        return;
+impl LastParsed {
+    /// The specs parsed last, if they were parsed from `bytes`.
+    pub(super) fn remembered(&self, bytes: &[u8]) -> Option<Arc<SpecDocument>> {
+        let last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        last.as_ref()
+            .filter(|parsed| parsed.bytes == bytes)
+            .map(|parsed| Arc::clone(&parsed.doc))
     }
-    let mut last = LAST_PARSED.lock().unwrap_or_else(|e| e.into_inner());
-    *last = Some(Parsed {
-        bytes,
-        doc: Arc::clone(doc),
-    });
+
+    fn remember(&self, bytes: Vec<u8>, doc: &Arc<SpecDocument>) {
+        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        *last = Some(Parsed {
+            bytes,
+            doc: Arc::clone(doc),
+        });
+    }
 }

@@ -19,6 +19,7 @@ use intent_ledger::Workspace;
 
 use super::analysis_cache;
 use super::ast::WrittenFile;
+use super::resident::Resident;
 
 /// One written file's blocks just before and just after the write, by key (the
 /// qualified name, `#n` for the n-th of that name), each with its text's hash.
@@ -53,6 +54,7 @@ impl Touched {
     /// turn changed in the file is listed, as before.
     pub(super) fn of(
         workspace: &Workspace,
+        resident: Option<&Resident>,
         prepared: &mut Prepared,
         analysis: &TurnAnalysis,
         written: &WrittenFile<'_>,
@@ -61,7 +63,7 @@ impl Touched {
         let before = match written.before {
             Some(bytes) if bytes.len() <= super::ast::MAX_AST_BYTES => {
                 let file = SourceFile::new(rel, std::str::from_utf8(bytes).ok()?);
-                blocks_of_text(workspace, prepared, &file)
+                blocks_of_text(workspace, resident, prepared, &file)
             }
             Some(_) => return None,
             None if written.existed => return None,
@@ -119,20 +121,20 @@ impl Touched {
 /// write's new text, usually), else made now and kept for the hooks to come.
 fn blocks_of_text(
     workspace: &Workspace,
+    resident: Option<&Resident>,
     prepared: &mut Prepared,
     file: &SourceFile,
 ) -> HashMap<String, Hash128> {
     if let Some(analysis) = prepared.get(file) {
         return blocks_of(analysis);
     }
-    let analysis = if crate::is_resident() {
-        analysis_cache::analyze_resident(workspace, file)
-    } else {
-        analysis_cache::load(workspace, file).unwrap_or_else(|| {
+    let analysis = match resident {
+        Some(resident) => analysis_cache::analyze_resident(resident, workspace, file),
+        None => analysis_cache::load(workspace, file).unwrap_or_else(|| {
             let made = intent_ast_hash::analyze(file);
             analysis_cache::store(workspace, &made);
             made
-        })
+        }),
     };
     let blocks = blocks_of(&analysis);
     prepared.insert(file, analysis);

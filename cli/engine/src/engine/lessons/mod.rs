@@ -21,6 +21,7 @@ pub mod section;
 
 use std::collections::VecDeque;
 
+use intent_ledger::payload::Lesson;
 use intent_ledger::state::{RecentLesson, RECENT_LESSONS};
 use intent_ledger::Workspace;
 use serde::Serialize;
@@ -245,6 +246,53 @@ pub fn write_file(workspace: &Workspace, newest: &Newest) -> std::io::Result<boo
     }
     intent_ledger::atomic::write(&path, text.as_bytes(), intent_ledger::atomic::Sync::No)?;
     Ok(true)
+}
+
+/// Lessons as a hook event records and injects them.
+impl super::EventTx<'_, '_> {
+    /// Records a lesson: a `lesson` event, then the generated lessons file rewritten
+    /// (derived, untracked: see this module's documentation). No tracked file is
+    /// written.
+    pub(in crate::engine) fn lesson(
+        &mut self,
+        text: &str,
+        intent_id: Option<String>,
+        origin: &str,
+    ) -> anyhow::Result<()> {
+        let text = redact(text);
+        self.append(&Lesson {
+            intent_id,
+            text,
+            origin: Some(origin.to_string()),
+            extra: Default::default(),
+        })?;
+        self.write_lessons_file();
+        Ok(())
+    }
+
+    /// The newest lessons of this clone's ledger and of the fetched ones.
+    fn newest_lessons(&self) -> Newest {
+        Newest::of(
+            &self.engine.workspace,
+            &self.state.lessons,
+            self.state.lesson_count,
+        )
+    }
+
+    /// Rewrites the generated lessons file if it changed. Best effort: it is derived
+    /// from the ledgers, and a later hook writes it again.
+    pub(in crate::engine) fn write_lessons_file(&self) {
+        let _ = write_file(&self.engine.workspace, &self.newest_lessons());
+    }
+
+    /// `context` followed by the newest lessons, when there are any.
+    pub(in crate::engine) fn with_lessons(&self, context: Option<String>) -> Option<String> {
+        let block = context_block(&self.newest_lessons());
+        match (context, block) {
+            (Some(context), Some(block)) => Some(format!("{context}\n{block}")),
+            (context, block) => context.or(block),
+        }
+    }
 }
 
 #[cfg(test)]
