@@ -55,7 +55,7 @@ impl Config {
     /// Every ledger a query reads: this clone's first (label `None`), then each one
     /// `intent sync` fetched from another clone (labelled by owner and machine).
     pub fn ledgers(&self) -> Vec<(Option<String>, Workspace)> {
-        crate::sync::union::ledgers(&self.workspace)
+        crate::union::ledgers(&self.workspace)
     }
 
     /// Resolves the workspace and output mode.

@@ -90,7 +90,7 @@ fn checkpoint_at_turn_end(answer: &respond::Answer, workspace: &Workspace) -> Op
     if event.phase != Phase::Stop || workspace.git_store_dir().is_none() {
         return None;
     }
-    crate::sync::checkpoint(workspace)
+    intent_sync::checkpoint(workspace)
         .err()
         .map(|err| format!("no checkpoint written: {err:#}"))
 }

@@ -15,7 +15,7 @@ mod hook_argv;
 pub mod mcp;
 mod progress;
 pub mod say;
-pub mod sync;
+pub mod union;
 
 // The hook engine is its own crate; these paths keep `crate::engine::…` working.
 pub use intent_engine::{adapters, engine};

@@ -7,11 +7,11 @@
 use clap::Args;
 use intent_ledger::payload::ViolationAccepted;
 use intent_ledger::{LedgerOptions, NewEvent};
+use intent_sync::{git, sanitize};
 
 use crate::commands::review::violations::{self, RecordedViolation};
 use crate::config::Config;
 use crate::exit;
-use crate::sync::{git, sanitize};
 
 /// Arguments of `intent accept`.
 #[derive(Debug, Args)]

@@ -19,11 +19,11 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context as _};
 use base64::Engine as _;
 use clap::Args;
+use intent_sync::git;
 use serde_json::{json, Value};
 
 use crate::config::Config;
 use crate::exit;
-use crate::sync::git;
 
 /// The predicate type (documented in the README).
 pub const PREDICATE_TYPE: &str = "https://intent-ledger.dev/attestation/review/v1";
@@ -159,7 +159,7 @@ fn blob(root: &Path, commit: &str, path: &str) -> Option<Vec<u8>> {
 /// Every ledger this clone has (its own, then the fetched ones): path and report.
 fn ledgers_of(config: &Config) -> Vec<(PathBuf, intent_ledger::VerifyReport)> {
     let own = config.workspace.ledger_path();
-    let fetched = crate::sync::fetched::dirs(&config.workspace)
+    let fetched = intent_sync::fetched::dirs(&config.workspace)
         .into_iter()
         .map(|d| d.view(&config.workspace).ledger_path());
     std::iter::once(own)

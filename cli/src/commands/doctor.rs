@@ -138,7 +138,7 @@ fn location(workspace: &Workspace) -> Check {
 /// The live ledger against its last checkpoint in git, and the fetched ledgers.
 fn checkpoint(workspace: &Workspace) -> Vec<Check> {
     let mut checks = Vec::new();
-    match crate::sync::restore::check(workspace) {
+    match intent_sync::restore::check(workspace) {
         Ok(None) if workspace.git_store_dir().is_some() => checks.push(Check::new(
             "checkpoint",
             "warn",
@@ -162,7 +162,7 @@ fn checkpoint(workspace: &Workspace) -> Vec<Check> {
         )),
         Err(e) => checks.push(Check::new("checkpoint", "warn", format!("{e:#}"))),
     }
-    let fetched = crate::sync::fetched::list(workspace);
+    let fetched = intent_sync::fetched::list(workspace);
     if !fetched.is_empty() {
         let names: Vec<String> = fetched
             .iter()

@@ -68,7 +68,7 @@ fn agent_trace(config: &Config, args: AgentTraceArgs) -> anyhow::Result<u8> {
     // are self-contained; each names its own trace ids and sessions).
     let ledgers: Vec<PathBuf> = std::iter::once(plan.ledger.clone())
         .chain(
-            crate::sync::fetched::list(&config.workspace)
+            intent_sync::fetched::list(&config.workspace)
                 .into_iter()
                 .map(|f| f.ledger),
         )

@@ -51,7 +51,7 @@ pub struct PublishArgs {
 /// Lists the lessons, or publishes chosen ones.
 pub fn run(config: &Config, args: LessonsArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
-    let sources = crate::sync::lesson_sources(&config.workspace);
+    let sources = super::sync::lesson_sources(&config.workspace);
     let (entries, warnings) = list::everything(&config.workspace, &sources)?;
     for warning in &warnings {
         crate::say::warning(&format!("lessons: {warning}"));
@@ -83,13 +83,13 @@ fn print_list(config: &Config, shown: &[Entry], total: usize) {
         let from = entry
             .ledger
             .as_deref()
-            .map(|label| format!(", from {}", crate::sync::sanitize(label)))
+            .map(|label| format!(", from {}", intent_sync::sanitize(label)))
             .unwrap_or_default();
         println!(
             "{:>12}  {} ({origin}{from}): {}",
             entry.id,
             entry.prefix(),
-            crate::sync::sanitize(&entry.lesson.text)
+            intent_sync::sanitize(&entry.lesson.text)
         );
     }
     if shown.len() < total {

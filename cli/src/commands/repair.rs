@@ -18,7 +18,7 @@ use crate::exit;
 /// Repairs what `check_path` found (or says there is nothing to repair).
 pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::Result<u8> {
     crate::caller::require_human("verify --repair")?;
-    if let Some((head, _)) = crate::sync::restore::finish_interrupted(ledger)? {
+    if let Some((head, _)) = intent_sync::restore::finish_interrupted(ledger)? {
         println!(
             "Finished a restore or repair that had been interrupted; the ledger now ends at \
              seq {}. Run `intent verify` again to check it.",
@@ -102,7 +102,7 @@ pub fn run(config: &Config, ledger: &Path, found: Option<Tampering>) -> anyhow::
 }
 
 /// Rewrites the ledger without the foreign lines inside it when every genuine event
-/// survives (see [`crate::sync::restore::without_foreign_lines`]); `None` when that
+/// survives (see [`intent_sync::restore::without_foreign_lines`]); `None` when that
 /// is not the case. Crash-safe like `intent restore` (a journal names the kept copy).
 fn leave_out_foreign_lines(
     ledger: &Path,
@@ -110,7 +110,7 @@ fn leave_out_foreign_lines(
     data: &mut LedgerRepaired,
 ) -> anyhow::Result<Option<String>> {
     let old = std::fs::read(ledger)?;
-    let Some((target, left_out)) = crate::sync::restore::without_foreign_lines(&old, &found.head)
+    let Some((target, left_out)) = intent_sync::restore::without_foreign_lines(&old, &found.head)
     else {
         return Ok(None);
     };
@@ -127,7 +127,7 @@ fn leave_out_foreign_lines(
             std::fs::read(ledger)? == old,
             "the ledger changed while it was being repaired; run `intent verify --repair` again"
         );
-        crate::sync::restore::rewrite_in_place(ledger, &file, &old, &target, None)
+        intent_sync::restore::rewrite_in_place(ledger, &file, &old, &target, None)
     })();
     let _ = file.unlock();
     let (aside, _) = result?;

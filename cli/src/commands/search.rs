@@ -69,13 +69,12 @@ pub fn run(config: &Config, args: SearchArgs) -> anyhow::Result<u8> {
         limit: args.limit,
     };
     let progress = TerminalProgress::new();
-    let results = crate::sync::union::search(&config.workspace, &query, &progress).map_err(
-        |err| match err {
+    let results =
+        crate::union::search(&config.workspace, &query, &progress).map_err(|err| match err {
             // Keep the ledger's own error so corruption maps to its exit code.
             QueryError::Ledger(err) => anyhow::Error::from(err),
             other => anyhow::Error::from(other),
-        },
-    )?;
+        })?;
     for warning in &results.warnings {
         crate::say::warning(&warning.to_string());
     }

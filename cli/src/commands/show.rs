@@ -77,7 +77,7 @@ pub fn run(config: &Config, args: ShowArgs) -> anyhow::Result<u8> {
     blocks.sort_by_key(|b| (b["path"].to_string(), b["name"].to_string()));
     // Work under this intent recorded in other clones' ledgers (fetched by `sync`).
     let mut elsewhere = Vec::new();
-    for fetched in crate::sync::fetched::list(workspace) {
+    for fetched in intent_sync::fetched::list(workspace) {
         let view = fetched.view(workspace);
         match IntentState::catch_up(&view, &progress) {
             Ok((state, _)) => {

@@ -2,10 +2,11 @@
 //! remote, and rebuild this clone's ledger from its last checkpoint.
 
 use clap::Args;
+use intent_engine::engine::lessons::fetched::Source;
+use intent_ledger::Workspace;
 
 use crate::config::Config;
 use crate::exit;
-use crate::sync;
 
 /// Arguments of `intent sync`.
 #[derive(Debug, Args)]
@@ -26,7 +27,11 @@ pub struct RestoreArgs {}
 /// Publishes this clone's ledger, fetches the others', pushes its own ref.
 pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
-    let report = sync::sync(&config.workspace, args.remote.as_deref(), !args.fetch_only)?;
+    let report = intent_sync::sync(&config.workspace, args.remote.as_deref(), !args.fetch_only)?;
+    // Only a sync with a remote fetched anything.
+    if report.remote.is_some() {
+        refresh_fetched_lessons(&config.workspace);
+    }
     // After the sync lock is released (a hook holding the ledger's lock may wait for
     // it): the generated lessons file, with the teammates' newest lessons.
     if let Err(err) =
@@ -78,11 +83,39 @@ pub fn run_sync(config: &Config, args: SyncArgs) -> anyhow::Result<u8> {
     Ok(if failed { exit::CORRUPTION } else { exit::OK })
 }
 
+/// Brings the fetched ledgers' newest lessons, which hooks inject into sessions'
+/// context, up to what was fetched. Under the sync lock, so no other sync changes
+/// the fetched ledgers while they are read. Best effort: they are derived data, and
+/// the next sync tries again.
+fn refresh_fetched_lessons(workspace: &Workspace) {
+    let refreshed = intent_sync::lock(workspace).and_then(|_lock| {
+        intent_engine::engine::lessons::fetched::refresh(workspace, &lesson_sources(workspace))
+            .map_err(anyhow::Error::from)
+    });
+    if let Err(err) = refreshed {
+        crate::say::warning(&format!(
+            "sync: the fetched lessons were not updated: {err}"
+        ));
+    }
+}
+
+/// The fetched ledgers, as the lessons code names them.
+pub fn lesson_sources(workspace: &Workspace) -> Vec<Source> {
+    intent_sync::fetched::list(workspace)
+        .into_iter()
+        .map(|f| Source {
+            label: f.label(),
+            ledger_id: f.meta.ledger_id.clone(),
+            ledger: f.ledger,
+        })
+        .collect()
+}
+
 /// Rebuilds the ledger from its last checkpoint (a person's command).
 pub fn run_restore(config: &Config, _args: RestoreArgs) -> anyhow::Result<u8> {
     crate::caller::require_human("restore")?;
     let ledger = config.workspace.ledger_path();
-    if let Some((head, aside)) = sync::restore::finish_interrupted(&ledger)? {
+    if let Some((head, aside)) = intent_sync::restore::finish_interrupted(&ledger)? {
         if config.json() {
             println!(
                 "{}",
@@ -100,7 +133,7 @@ pub fn run_restore(config: &Config, _args: RestoreArgs) -> anyhow::Result<u8> {
         }
         return Ok(exit::OK);
     }
-    let restored = sync::restore::restore(&config.workspace)?;
+    let restored = intent_sync::restore::restore(&config.workspace)?;
     if config.json() {
         println!("{}", serde_json::to_string(&restored)?);
         return Ok(exit::OK);

@@ -50,7 +50,7 @@ pub fn run(config: &Config, args: VerifyArgs) -> anyhow::Result<u8> {
     }
     let report = verify_path(&path)?;
     let elapsed = started.elapsed();
-    let checkpoint = crate::sync::restore::check(&config.workspace).unwrap_or(None);
+    let checkpoint = intent_sync::restore::check(&config.workspace).unwrap_or(None);
     let lost = checkpoint.as_ref().is_some_and(|c| !c.holds);
     if let Some(found) = &tampering {
         if config.json() {

@@ -27,7 +27,7 @@ pub struct BlameArgs {
 pub fn run_why(config: &Config, args: WhyArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
     let target = Target::parse(&args.target)?;
-    let answer = crate::sync::union::why(&config.workspace, &target)?;
+    let answer = crate::union::why(&config.workspace, &target)?;
     if config.json() {
         println!("{}", serde_json::to_string(&answer)?);
     } else {
@@ -193,7 +193,7 @@ fn label_text(h: &intent_query::why::HistoryItem) -> String {
 /// Prints every line of a file with its block and latest intent.
 pub fn run_blame(config: &Config, args: BlameArgs) -> anyhow::Result<u8> {
     config.require_ledger()?;
-    let answer = crate::sync::union::blame(&config.workspace, &args.path)?;
+    let answer = crate::union::blame(&config.workspace, &args.path)?;
     if config.json() {
         println!("{}", serde_json::to_string(&answer)?);
     } else {
@@ -223,15 +223,15 @@ pub fn render_blame(a: &BlameAnswer) -> String {
             out,
             "{intent:<9} {seq:<7} {block:<18}{mark}{:>5} | {}",
             l.line,
-            crate::sync::sanitize(&l.text).replace("\\u{9}", "\t")
+            intent_sync::sanitize(&l.text).replace("\\u{9}", "\t")
         );
     }
     for (id, name) in &a.intents {
         let _ = writeln!(
             out,
             "{}: {}",
-            crate::sync::sanitize(id),
-            crate::sync::sanitize(name)
+            intent_sync::sanitize(id),
+            intent_sync::sanitize(name)
         );
     }
     let mut others: Vec<&str> = a.lines.iter().filter_map(|l| l.ledger.as_deref()).collect();

@@ -314,7 +314,7 @@ impl IntentServer {
             _ => return error("pass `line` (1-based) or `symbol` along with `path`.".into()),
         };
         self.with_workspace(move |ws| {
-            let answer = crate::sync::union::why(ws, &target)?;
+            let answer = crate::union::why(ws, &target)?;
             Ok(CallToolResult::structured(serde_json::to_value(&answer)?))
         })
         .await
@@ -334,7 +334,7 @@ impl IntentServer {
             query.kind = params.kind;
             query.path_prefix = params.path;
             query.limit = params.limit.unwrap_or(10).min(100);
-            let results = crate::sync::union::search(ws, &query, &intent_query::NoProgress)?;
+            let results = crate::union::search(ws, &query, &intent_query::NoProgress)?;
             Ok(CallToolResult::structured(serde_json::to_value(&results)?))
         })
         .await

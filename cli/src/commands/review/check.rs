@@ -95,8 +95,8 @@ pub fn run(config: &Config, review: &Review) -> anyhow::Result<u8> {
                 "{} {} {}: {} (policy review.{})",
                 f.level.to_uppercase(),
                 f.rule,
-                crate::sync::sanitize(&f.at),
-                crate::sync::sanitize(&f.reason),
+                intent_sync::sanitize(&f.at),
+                intent_sync::sanitize(&f.reason),
                 f.rule
             );
         }

@@ -39,7 +39,7 @@ pub fn diff(root: &Path, base: &str, head: Option<&str>) -> anyhow::Result<Vec<F
         args.push(head);
     }
     args.push("--");
-    let out = crate::sync::git::output(root, &args, None)
+    let out = intent_sync::git::output(root, &args, None)
         .with_context(|| format!("git diff {base} {}", head.unwrap_or("")))?;
     let mut files = parse(&String::from_utf8_lossy(&out));
     if head.is_none() {
@@ -52,7 +52,7 @@ pub fn diff(root: &Path, base: &str, head: Option<&str>) -> anyhow::Result<Vec<F
 
 /// The working tree's untracked files (ignored ones left out), each wholly added.
 fn untracked(root: &Path) -> anyhow::Result<Vec<FileDiff>> {
-    let out = crate::sync::git::output(
+    let out = intent_sync::git::output(
         root,
         &["ls-files", "--others", "--exclude-standard", "-z"],
         None,

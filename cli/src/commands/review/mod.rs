@@ -21,11 +21,11 @@ use std::path::Path;
 use clap::Args;
 use intent_ledger::spec::{ScopeMatcher, SpecDocument};
 use intent_query::why::{BlameLine, Target};
+use intent_sync::git;
 use serde::Serialize;
 
 use crate::config::Config;
 use crate::exit;
-use crate::sync::git;
 
 /// Arguments of `intent review`.
 #[derive(Debug, Args)]
@@ -326,7 +326,7 @@ fn changes_of(
     let workspace = &config.workspace;
     let absolute = workspace.root().join(&file.path);
     let absolute = absolute.to_string_lossy();
-    let blame = crate::sync::union::blame(workspace, &absolute)?;
+    let blame = crate::union::blame(workspace, &absolute)?;
     let mut out = Vec::new();
     for &(first, last) in &file.runs {
         let lines: Vec<&BlameLine> = blame
@@ -354,7 +354,7 @@ fn changes_of(
             };
             if head.level != "none" && !head.outside_ledger {
                 let target = Target::Line(absolute.to_string(), head.line);
-                let why = crate::sync::union::why(workspace, &target)?;
+                let why = crate::union::why(workspace, &target)?;
                 if let Some(last) = why.last_touched {
                     change.class = if last.behaviour {
                         "behaviour"

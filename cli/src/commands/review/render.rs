@@ -4,8 +4,9 @@
 
 use std::fmt::Write as _;
 
+use intent_sync::sanitize;
+
 use super::{short, Change, Review};
-use crate::sync::sanitize;
 
 /// How many of the things that need eyes first are listed before the details.
 const FIRST: usize = 20;

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use clap::Args;
+use intent_sync::{git, sanitize};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{build, Change, Review};
 use crate::config::Config;
 use crate::exit;
-use crate::sync::{git, sanitize};
 
 /// Arguments of `intent stats`.
 #[derive(Debug, Args)]

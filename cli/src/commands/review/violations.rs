@@ -12,9 +12,9 @@ use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
 use intent_ledger::payload::ViolationAccepted;
+use intent_sync::git;
 
 use crate::config::Config;
-use crate::sync::git;
 
 /// One recorded violation of a file of the range.
 #[derive(Debug, Clone, Serialize)]
@@ -87,7 +87,7 @@ pub fn scan(
 ) -> anyhow::Result<Vec<RecordedViolation>> {
     let workspace = &config.workspace;
     let mut ledgers = vec![(None, workspace.ledger_path())];
-    for dir in crate::sync::fetched::dirs(workspace) {
+    for dir in intent_sync::fetched::dirs(workspace) {
         if let Some(fetched) = dir.load() {
             ledgers.push((Some(fetched.label()), fetched.ledger.clone()));
         }

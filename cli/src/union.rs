@@ -1,9 +1,10 @@
 //! Queries over every ledger a clone knows: its own and the ones `intent sync`
 //! fetched. Each ledger answers with its own projections; the answers are merged by
-//! [`intent_query::union`]. Used by the CLI commands and the MCP tools alike.
+//! [`intent_query::union`]. Used by the CLI commands and the MCP tools alike. The
+//! fetched ledgers themselves are [`intent_sync::fetched`]'s.
 
 use intent_ledger::Workspace;
-use intent_query::search::{SearchQuery, SearchResults};
+use intent_query::search::{SearchQuery, SearchResults, TeamLedger};
 use intent_query::why::{BlameAnswer, Target, WhyAnswer};
 use intent_query::{Progress, QueryError};
 
@@ -11,7 +12,7 @@ use intent_query::{Progress, QueryError};
 /// owner, machine and id.
 pub fn ledgers(workspace: &Workspace) -> Vec<(Option<String>, Workspace)> {
     let mut all = vec![(None, workspace.clone())];
-    for fetched in super::fetched::list(workspace) {
+    for fetched in intent_sync::fetched::list(workspace) {
         all.push((Some(fetched.label()), fetched.view(workspace)));
     }
     all
@@ -42,7 +43,7 @@ pub fn why(workspace: &Workspace, target: &Target) -> Result<WhyAnswer, QueryErr
     // Resolved once: every fetched ledger is asked about the same file.
     let rel = intent_query::why::relative_path(workspace, target.path())?;
     let mut parts = vec![(None, local)];
-    for dir in super::fetched::dirs(workspace) {
+    for dir in intent_sync::fetched::dirs(workspace) {
         let answer = intent_query::why::why_if_recorded(&dir.view(workspace), target, &rel);
         // Only a ledger with something to say is named (its state read).
         let answered = match answer {
@@ -69,7 +70,7 @@ fn each_fetched<T>(
     query: impl Fn(&Workspace) -> Result<T, QueryError>,
 ) -> Vec<(String, T)> {
     let mut parts = Vec::new();
-    for fetched in super::fetched::list(workspace) {
+    for fetched in intent_sync::fetched::list(workspace) {
         let label = fetched.label();
         match query(&fetched.view(workspace)) {
             Ok(answer) => parts.push((label, answer)),
@@ -94,12 +95,18 @@ pub fn search(
     progress: &dyn Progress,
 ) -> Result<SearchResults, QueryError> {
     let mut results = intent_query::search::search_with(workspace, query, progress)?;
-    let fetched = super::fetched::dirs(workspace);
-    let Some(dir) = super::fetched::team_index_dir(workspace).filter(|_| !fetched.is_empty())
+    let fetched = intent_sync::fetched::dirs(workspace);
+    let Some(dir) = intent_sync::fetched::team_index_dir(workspace).filter(|_| !fetched.is_empty())
     else {
         return Ok(results);
     };
-    let ledgers: Vec<_> = fetched.iter().map(|f| f.team_ledger()).collect();
+    let ledgers: Vec<_> = fetched
+        .iter()
+        .map(|f| TeamLedger {
+            id: f.id().to_string(),
+            ledger: f.ledger(),
+        })
+        .collect();
     match intent_query::search::search_team(&dir, &ledgers, query, progress) {
         Ok(mut found) => {
             // Only the ledgers that have hits are named (their states read); one

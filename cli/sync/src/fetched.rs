@@ -14,8 +14,8 @@ use anyhow::{bail, Context as _};
 use intent_ledger::Workspace;
 use serde::{Deserialize, Serialize};
 
-use super::git;
-use super::publish::{decode_part, ordered_parts, read_meta, Meta};
+use crate::git;
+use crate::publish::{decode_part, ordered_parts, read_meta, Meta};
 
 /// A fetched ledger on disk.
 #[derive(Debug, Clone)]
@@ -42,7 +42,7 @@ impl Fetched {
 
 /// How answers name a ledger.
 pub fn label(meta: &Meta) -> String {
-    super::sanitize(&format!(
+    crate::sanitize(&format!(
         "{} on {} (ledger {})",
         meta.user,
         meta.machine,
@@ -79,8 +79,8 @@ fn root_dir(workspace: &Workspace) -> Option<PathBuf> {
     workspace.git_store_dir().map(|s| s.join("fetched"))
 }
 
-/// The one search index of every fetched ledger (see
-/// [`intent_query::search::search_team`]), beside the fetched ledgers.
+/// Where the one search index of every fetched ledger lives, beside the fetched
+/// ledgers (the CLI's team search builds it: `intent_query::search::search_team`).
 pub fn team_index_dir(workspace: &Workspace) -> Option<PathBuf> {
     workspace.git_store_dir().map(|s| s.join("fetched-search"))
 }
@@ -103,10 +103,7 @@ pub struct FetchedDir {
 impl FetchedDir {
     /// The workspace seen through this ledger.
     pub fn view(&self, workspace: &Workspace) -> Workspace {
-        workspace.with_fetched_ledger(
-            self.dir.join(intent_ledger::workspace::LEDGER_FILE),
-            self.dir.join("cache"),
-        )
+        workspace.with_fetched_ledger(self.ledger(), self.dir.join("cache"))
     }
 
     /// Its ledger id (the directory is named by it).
@@ -114,12 +111,9 @@ impl FetchedDir {
         self.dir.file_name().and_then(|n| n.to_str()).unwrap_or("")
     }
 
-    /// The ledger as the team search index sees it.
-    pub fn team_ledger(&self) -> intent_query::search::TeamLedger {
-        intent_query::search::TeamLedger {
-            id: self.id().to_string(),
-            ledger: self.dir.join(intent_ledger::workspace::LEDGER_FILE),
-        }
+    /// The rebuilt ledger file.
+    pub fn ledger(&self) -> PathBuf {
+        self.dir.join(intent_ledger::workspace::LEDGER_FILE)
     }
 
     /// The ledger with who it came from; `None` while its first fetch is
@@ -129,7 +123,7 @@ impl FetchedDir {
             serde_json::from_slice(&std::fs::read(self.dir.join("state.json")).ok()?).ok()?;
         Some(Fetched {
             meta: state.meta?,
-            ledger: self.dir.join(intent_ledger::workspace::LEDGER_FILE),
+            ledger: self.ledger(),
             cache: self.dir.join("cache"),
         })
     }
@@ -168,7 +162,7 @@ pub fn update(
     if !is_ledger_id(&meta.ledger_id) {
         bail!(
             "{commit}: {:?} is not a ledger id",
-            super::sanitize(&meta.ledger_id)
+            crate::sanitize(&meta.ledger_id)
         );
     }
     if meta.ledger_id != named {
@@ -182,9 +176,9 @@ pub fn update(
         bail!("it claims this clone's own ledger id");
     }
     // What the owner says of itself reaches terminals: no control characters.
-    meta.user = super::sanitize(&meta.user);
-    meta.machine = super::sanitize(&meta.machine);
-    meta.clone = super::sanitize(&meta.clone);
+    meta.user = crate::sanitize(&meta.user);
+    meta.machine = crate::sanitize(&meta.machine);
+    meta.clone = crate::sanitize(&meta.clone);
     let dir = root.join(&meta.ledger_id);
     let state_path = dir.join("state.json");
     let old: State = std::fs::read(&state_path)
@@ -357,4 +351,52 @@ fn set_read_only(path: &Path) -> std::io::Result<()> {
     let mut perms = std::fs::metadata(path)?.permissions();
     perms.set_readonly(true);
     std::fs::set_permissions(path, perms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_64_hex_digits_are_a_ledger_id() {
+        let id = "0123456789abcdef".repeat(4);
+        assert!(is_ledger_id(&id));
+        assert!(is_ledger_id(&id.to_uppercase()));
+        assert!(!is_ledger_id(&id[..63]));
+        assert!(!is_ledger_id(&format!("{id}0")));
+        // A ref name or a path is not an id: the fetched copy's directory is named
+        // by it.
+        assert!(!is_ledger_id(&format!("../{}", &id[3..])));
+        assert!(!is_ledger_id(&id.replace('a', "g")));
+    }
+
+    #[test]
+    fn a_label_names_owner_machine_and_short_id_without_control_characters() {
+        let meta = Meta {
+            format: 1,
+            ledger_id: "0123456789abcdef".repeat(4),
+            seq: 7,
+            h: "0".repeat(64),
+            last_start: 0,
+            bytes: 0,
+            sealed_end: 0,
+            sealed_seq: 0,
+            segment_lines: crate::publish::SEGMENT_LINES,
+            pieces: Vec::new(),
+            user: "eve\u{1b}]0;owned\u{7}".into(),
+            machine: "box\n".into(),
+            clone: "/src/app".into(),
+            published_at: "2026-01-02T03:04:05.000000Z".into(),
+        };
+        assert_eq!(
+            label(&meta),
+            "eve\\u{1b}]0;owned\\u{7} on box\\u{a} (ledger 0123456789ab)"
+        );
+        // An id too short to cut (refused before it is stored) still labels whole.
+        let short = Meta {
+            ledger_id: "abc".into(),
+            ..meta
+        };
+        assert!(label(&short).ends_with("(ledger abc)"));
+    }
 }

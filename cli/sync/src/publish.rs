@@ -21,7 +21,7 @@ use anyhow::{bail, Context as _};
 use intent_ledger::{line, Workspace};
 use serde::{Deserialize, Serialize};
 
-use super::git;
+use crate::git;
 
 /// Lines per sealed segment.
 pub const SEGMENT_LINES: u64 = 4096;
@@ -338,6 +338,7 @@ pub fn still_holds(file: &File, meta: &Meta) -> anyhow::Result<()> {
 }
 
 /// A whole line's seq, `h` and length (newline included).
+#[derive(Debug)]
 pub struct LineFacts {
     /// Its seq.
     pub seq: u64,
@@ -409,6 +410,140 @@ fn machine() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
+
+    fn names(parts: &[(String, String)]) -> Vec<&str> {
+        parts.iter().map(|(name, _)| name.as_str()).collect()
+    }
+
+    #[test]
+    fn parts_are_ordered_segments_first_then_pieces_by_first_seq() {
+        let files: Vec<(String, String)> = [
+            "ledger.json",
+            "tail/000000008200.jsonl.zst",
+            "segments/000000004097.jsonl.zst",
+            "tail/000000008193.jsonl",
+            "segments/000000000001.jsonl.zst",
+            "README",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (name.to_string(), format!("oid{i}")))
+        .collect();
+        let parts = ordered_parts(&files);
+        assert_eq!(
+            names(&parts),
+            [
+                "segments/000000000001.jsonl.zst",
+                "segments/000000004097.jsonl.zst",
+                "tail/000000008193.jsonl",
+                "tail/000000008200.jsonl.zst",
+            ]
+        );
+        // Each part keeps its own blob.
+        assert_eq!(parts[0].1, "oid4");
+        assert_eq!(parts[3].1, "oid1");
+    }
+
+    #[test]
+    fn split_lines_reads_each_lines_seq_h_and_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, bytes) = testing::ledger(dir.path(), "ledger.jsonl", 4);
+        let facts = split_lines(&bytes).unwrap();
+        let events: Vec<_> = intent_ledger::read_events(&path)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(facts.len(), 5);
+        for (fact, event) in facts.iter().zip(&events) {
+            assert_eq!((fact.seq, fact.h.as_str()), (event.seq, event.h.as_str()));
+        }
+        let lens: Vec<usize> = testing::lines(&bytes).iter().map(|l| l.len()).collect();
+        assert_eq!(facts.iter().map(|f| f.len).collect::<Vec<_>>(), lens);
+
+        // Only complete lines count; a line that is no ledger line is an error
+        // that says where it starts.
+        let mut broken = bytes.clone();
+        broken.extend_from_slice(b"{\"not\":\"a line\"}\n");
+        let err = split_lines(&broken).unwrap_err().to_string();
+        assert!(err.contains(&format!("at byte {}", bytes.len())), "{err}");
+        assert_eq!(split_lines(&bytes[..bytes.len() - 1]).unwrap().len(), 4);
+    }
+
+    /// The `ledger.json` of a checkpoint that ended at the last line of `bytes`.
+    fn checkpoint_meta(bytes: &[u8]) -> Meta {
+        let facts = split_lines(bytes).unwrap();
+        let last = facts.last().unwrap();
+        Meta {
+            format: 1,
+            ledger_id: "0".repeat(64),
+            seq: last.seq,
+            h: last.h.clone(),
+            last_start: (bytes.len() - last.len) as u64,
+            bytes: bytes.len() as u64,
+            sealed_end: 0,
+            sealed_seq: 0,
+            segment_lines: SEGMENT_LINES,
+            pieces: vec!["tail/000000000001.jsonl.zst".into()],
+            user: "ann@example.com".into(),
+            machine: "box".into(),
+            clone: "/src/app".into(),
+            published_at: "2026-01-02T03:04:05.000000Z".into(),
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_holds_while_the_ledger_only_grows() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, bytes) = testing::ledger(dir.path(), "ledger.jsonl", 3);
+        let meta = checkpoint_meta(&bytes);
+        still_holds(&File::open(&path).unwrap(), &meta).unwrap();
+
+        let (_, grown) = testing::ledger(dir.path(), "ledger.jsonl", 2);
+        assert!(grown.len() > bytes.len());
+        still_holds(&File::open(&path).unwrap(), &meta).unwrap();
+
+        let short = dir.path().join("short.jsonl");
+        std::fs::write(&short, &bytes[..bytes.len() - 10]).unwrap();
+        let err = still_holds(&File::open(&short).unwrap(), &meta).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("shorter than the checkpoint"),
+            "{err:#}"
+        );
+
+        // Another ledger where the checkpoint's last line was: another `h`.
+        let (foreign, _) = testing::ledger(dir.path(), "foreign.jsonl", 3);
+        let err = still_holds(&File::open(&foreign).unwrap(), &meta).unwrap_err();
+        assert!(format!("{err:#}").contains("was rewritten"), "{err:#}");
+    }
+
+    #[test]
+    fn ledger_json_round_trips_and_older_ones_without_pieces_parse() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, bytes) = testing::ledger(dir.path(), "ledger.jsonl", 1);
+        let meta = checkpoint_meta(&bytes);
+        let text = serde_json::to_string_pretty(&meta).unwrap();
+        assert_eq!(serde_json::from_str::<Meta>(&text).unwrap(), meta);
+
+        let mut older: serde_json::Value = serde_json::from_str(&text).unwrap();
+        older.as_object_mut().unwrap().remove("pieces");
+        let read: Meta = serde_json::from_value(older).unwrap();
+        assert!(read.pieces.is_empty());
+        assert_eq!(read.h, meta.h);
+    }
+
+    #[test]
+    fn a_ledger_is_published_under_its_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, bytes) = testing::ledger(dir.path(), "ledger.jsonl", 0);
+        let id = ledger_id_of(&path).unwrap();
+        let genesis =
+            intent_ledger::line::inspect(testing::lines(&bytes)[0].strip_suffix(b"\n").unwrap())
+                .unwrap();
+        assert_eq!(id.as_bytes(), genesis.prev);
+        assert_eq!(ledger_ref(&id), format!("refs/intent/ledgers/{id}"));
+        assert_eq!(ledger_id_of(&dir.path().join("missing.jsonl")), None);
+    }
 
     #[test]
     fn parts_round_trip_and_older_plain_parts_read_as_they_are() {

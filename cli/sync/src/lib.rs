@@ -1,8 +1,17 @@
 //! Sharing ledgers through a git remote, and the checkpoints `restore` rebuilds from.
 //!
+//! This crate owns the storage format of a ledger published in git (segments, tail
+//! pieces and `ledger.json` under `refs/intent/ledgers/<ledger id>`: [`publish`](mod@publish)),
+//! local checkpoints ([`checkpoint`]), fetching the other clones' ledgers and
+//! verifying them before any query sees them ([`fetched`]), comparing the live
+//! ledger with its checkpoint and rebuilding it from there ([`restore`]), and the
+//! git processes all of that runs ([`git`]). It answers no query and prints
+//! nothing: the CLI runs `why` / `search` / `blame` over the fetched ledgers, feeds
+//! their lessons to the hook engine, and says what a sync did.
+//!
 //! Every clone publishes its own ledger under `refs/intent/ledgers/<ledger id>` (see
 //! [`publish`](fn@publish)) and is the only writer of that ref, so every push is a fast-forward
-//! and no two clones ever touch the same ref. `intent sync` publishes, fetches every
+//! and no two clones ever touch the same ref. [`sync`] publishes, fetches every
 //! clone's ref into `refs/intent/remotes/<remote>/`, pushes its own, and rebuilds
 //! each fetched ledger locally after verifying it (see [`fetched`]).
 
@@ -10,7 +19,8 @@ pub mod fetched;
 pub mod git;
 pub mod publish;
 pub mod restore;
-pub mod union;
+#[cfg(test)]
+mod testing;
 
 use std::fs::File;
 
@@ -37,9 +47,17 @@ pub struct SyncReport {
     pub fetched: Vec<fetched::Update>,
 }
 
-/// Holds `<common>/intent/sync.lock` so two syncs (or a sync and a session-end
-/// checkpoint) never run at once.
-fn lock(workspace: &Workspace) -> anyhow::Result<File> {
+/// `<common>/intent/sync.lock`, held: while it is, no sync or checkpoint of this
+/// clone runs, so the fetched ledgers and the published ref do not change.
+#[derive(Debug)]
+pub struct SyncLock {
+    _file: File,
+}
+
+/// Takes the sync lock, waiting for a sync or checkpoint that holds it. [`sync`]
+/// and [`checkpoint`] take it themselves; a caller takes it to read every fetched
+/// ledger as one state (the CLI's refresh of their lessons after a sync).
+pub fn lock(workspace: &Workspace) -> anyhow::Result<SyncLock> {
     let store = workspace
         .git_store_dir()
         .context("not a git workspace: `intent sync` shares ledgers through git")?;
@@ -47,7 +65,7 @@ fn lock(workspace: &Workspace) -> anyhow::Result<File> {
     let path = store.join("sync.lock");
     let file = File::create(&path).with_context(|| format!("create {}", path.display()))?;
     file.lock()?;
-    Ok(file)
+    Ok(SyncLock { _file: file })
 }
 
 /// Records a local checkpoint of the ledger (no network): what `restore` rebuilds
@@ -59,7 +77,8 @@ pub fn checkpoint(workspace: &Workspace) -> anyhow::Result<Published> {
 
 /// Publishes, fetches, pushes (unless `push` is false) and rebuilds fetched
 /// ledgers. `remote`: the one named, else `origin`, else the only remote; without
-/// any remote only the checkpoint is written.
+/// any remote only the checkpoint is written. A refused push or a refused fetched
+/// ledger is in the report, not an error: the rest of the sync goes on.
 pub fn sync(workspace: &Workspace, remote: Option<&str>, push: bool) -> anyhow::Result<SyncReport> {
     let _lock = lock(workspace)?;
     let published = publish(workspace, true)?;
@@ -125,34 +144,7 @@ pub fn sync(workspace: &Workspace, remote: Option<&str>, push: bool) -> anyhow::
             }),
         }
     }
-    refresh_fetched_lessons(workspace);
     Ok(report)
-}
-
-/// Brings the fetched ledgers' newest lessons, which hooks inject into sessions'
-/// context, up to what was fetched. Best effort: they are derived data, and the next
-/// sync tries again.
-fn refresh_fetched_lessons(workspace: &Workspace) {
-    let sources = lesson_sources(workspace);
-    if let Err(err) = intent_engine::engine::lessons::fetched::refresh(workspace, &sources) {
-        crate::say::warning(&format!(
-            "sync: the fetched lessons were not updated: {err}"
-        ));
-    }
-}
-
-/// The fetched ledgers, as the lessons code names them.
-pub fn lesson_sources(
-    workspace: &Workspace,
-) -> Vec<intent_engine::engine::lessons::fetched::Source> {
-    fetched::list(workspace)
-        .into_iter()
-        .map(|f| intent_engine::engine::lessons::fetched::Source {
-            label: f.label(),
-            ledger_id: f.meta.ledger_id.clone(),
-            ledger: f.ledger,
-        })
-        .collect()
 }
 
 /// `text` with every control character escaped (`\u{1b}`): what a teammate's
@@ -171,7 +163,13 @@ pub fn sanitize(text: &str) -> String {
 
 fn default_remote(dir: &std::path::Path) -> anyhow::Result<Option<String>> {
     let remotes = git::run(dir, &["remote"])?;
-    let names: Vec<&str> = remotes.lines().filter(|l| !l.is_empty()).collect();
+    choose_remote(remotes.lines().filter(|l| !l.is_empty()).collect())
+}
+
+/// The remote a sync uses when none is named, of the repository's `names`: none,
+/// the only one, or `origin` among several (several others: which one is meant is
+/// not ours to guess).
+fn choose_remote(names: Vec<&str>) -> anyhow::Result<Option<String>> {
     Ok(match names.as_slice() {
         [] => None,
         [only] => Some(only.to_string()),
@@ -183,4 +181,65 @@ fn default_remote(dir: &std::path::Path) -> anyhow::Result<Option<String>> {
             many[0]
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_escapes_control_characters_and_keeps_the_rest() {
+        assert_eq!(
+            sanitize("bob\u{1b}[2J\u{7}@host\r\n\tx"),
+            "bob\\u{1b}[2J\\u{7}@host\\u{d}\\u{a}\\u{9}x"
+        );
+        // C1 controls (a terminal may read U+009B as CSI) are escaped too; printable
+        // text of any script is not.
+        assert_eq!(sanitize("a\u{9b}31m"), "a\\u{9b}31m");
+        assert_eq!(sanitize("José — 東京 ✓"), "José — 東京 ✓");
+        assert_eq!(sanitize(""), "");
+    }
+
+    #[test]
+    fn sanitized_text_has_no_control_character_and_decodes_back() {
+        // Every code point below U+0300 in order: C0 and C1 controls, DEL, Latin.
+        // No `\u{` occurs in it, so decoding the escapes must give it back.
+        let all: String = (0u32..0x300).filter_map(char::from_u32).collect();
+        let clean = sanitize(&all);
+        assert!(!clean.chars().any(char::is_control), "{clean:?}");
+        let mut decoded = String::new();
+        let mut rest = clean.as_str();
+        while let Some(at) = rest.find("\\u{") {
+            decoded.push_str(&rest[..at]);
+            let end = at + rest[at..].find('}').expect("closing brace");
+            let code = u32::from_str_radix(&rest[at + 3..end], 16).unwrap();
+            decoded.push(char::from_u32(code).unwrap());
+            rest = &rest[end + 1..];
+        }
+        decoded.push_str(rest);
+        assert_eq!(decoded, all);
+    }
+
+    #[test]
+    fn the_default_remote_is_the_only_one_else_origin() {
+        assert_eq!(choose_remote(vec![]).unwrap(), None);
+        assert_eq!(
+            choose_remote(vec!["upstream"]).unwrap().as_deref(),
+            Some("upstream")
+        );
+        assert_eq!(
+            choose_remote(vec!["fork", "origin", "upstream"])
+                .unwrap()
+                .as_deref(),
+            Some("origin")
+        );
+    }
+
+    #[test]
+    fn several_remotes_without_origin_are_an_error_that_names_them() {
+        let err = choose_remote(vec!["fork", "upstream"]).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(text.contains("(fork, upstream)"), "{text}");
+        assert!(text.contains("`intent sync fork`"), "{text}");
+    }
 }

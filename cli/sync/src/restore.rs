@@ -10,8 +10,8 @@ use intent_ledger::head::{self, Head};
 use intent_ledger::{line, recovery, Workspace};
 use serde::Serialize;
 
-use super::git;
-use super::publish::{
+use crate::git;
+use crate::publish::{
     decode_part, ledger_id_of, ledger_ref, ordered_parts, read_meta, still_holds, Meta,
 };
 
@@ -250,10 +250,10 @@ pub fn rewrite_in_place(
                 ledger,
                 &recovery::Journal {
                     aside: aside.clone(),
-                    sha256: intent_gate::bytes_sha256(old),
+                    sha256: intent_ledger::digest::bytes_sha256(old),
                     bytes: old.len() as u64,
                     target: Some(kept_target),
-                    target_sha256: Some(intent_gate::bytes_sha256(target)),
+                    target_sha256: Some(intent_ledger::digest::bytes_sha256(target)),
                 },
             )?;
             aside
@@ -378,4 +378,113 @@ fn last_line(bytes: &[u8]) -> Option<Head> {
         start: start as u64,
         end: end as u64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing;
+
+    /// A ledger of `events` events, its bytes and the head its writer recorded.
+    fn ledger(dir: &Path, events: usize) -> (Vec<u8>, Head) {
+        let (path, bytes) = testing::ledger(dir, "ledger.jsonl", events);
+        (bytes, head::read(&path).expect("a head record"))
+    }
+
+    #[test]
+    fn foreign_lines_anywhere_after_the_genesis_are_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bytes, head) = ledger(dir.path(), 5);
+        let (_, other) = testing::ledger(dir.path(), "other.jsonl", 3);
+        let lines = testing::lines(&bytes);
+        let foreign = testing::lines(&other);
+        // Another ledger's line with the seq of the one it precedes, a replayed
+        // genuine line, and text that is no ledger line at all.
+        let mut old = lines[..3].concat();
+        old.extend_from_slice(foreign[3]);
+        old.extend_from_slice(&lines[3..5].concat());
+        old.extend_from_slice(lines[1]);
+        old.extend_from_slice(lines[5]);
+        old.extend_from_slice(b"echo hi\n");
+
+        let (target, left_out) = without_foreign_lines(&old, &head).expect("repairable");
+        assert_eq!(target, bytes);
+        assert_eq!(left_out, 3);
+    }
+
+    #[test]
+    fn nothing_to_leave_out_is_no_repair() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bytes, head) = ledger(dir.path(), 4);
+        assert_eq!(without_foreign_lines(&bytes, &head), None);
+        assert_eq!(without_foreign_lines(b"", &head), None);
+    }
+
+    #[test]
+    fn a_changed_genuine_line_is_not_repaired_by_leaving_lines_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bytes, head) = ledger(dir.path(), 5);
+        let lines = testing::lines(&bytes);
+        // Line 3 changed: it and every line after it stop chaining, so the head is
+        // never reached and what follows cannot be vouched for.
+        let mut old = lines[..2].concat();
+        old.extend_from_slice(&testing::tampered(lines[2]));
+        old.extend_from_slice(&lines[3..].concat());
+        assert_eq!(without_foreign_lines(&old, &head), None);
+    }
+
+    #[test]
+    fn lost_genuine_lines_are_not_repaired_by_leaving_lines_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bytes, head) = ledger(dir.path(), 5);
+        let lines = testing::lines(&bytes);
+        // The last genuine line is gone and a foreign line took its place.
+        let mut old = lines[..5].concat();
+        old.extend_from_slice(b"{}\n");
+        assert_eq!(without_foreign_lines(&old, &head), None);
+    }
+
+    #[test]
+    fn lines_after_a_checkpoint_keep_what_chains_on_from_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bytes, _) = ledger(dir.path(), 6);
+        let lines = testing::lines(&bytes);
+        let checkpoint =
+            intent_ledger::line::inspect(lines[2].strip_suffix(b"\n").unwrap()).unwrap();
+        let h = std::str::from_utf8(checkpoint.h).unwrap();
+        let after = lines_after(&bytes, checkpoint.seq, h);
+        assert_eq!((after.kept, after.left_out), (4, 0));
+        assert_eq!(after.bytes, lines[3..].concat());
+
+        // A garbage line before the checkpoint counts as left out (it claims no
+        // seq at or before it); the checkpointed lines themselves are neither.
+        let mut old = lines[..2].concat();
+        old.extend_from_slice(b"garbage\n");
+        old.extend_from_slice(&lines[2..].concat());
+        let after = lines_after(&old, checkpoint.seq, h);
+        assert_eq!((after.kept, after.left_out), (4, 1));
+        assert_eq!(after.bytes, lines[3..].concat());
+
+        // A checkpointed line replayed: left out and counted once a line after the
+        // checkpoint was kept; before that it is one of the checkpointed lines.
+        let mut old = lines[..4].concat();
+        old.extend_from_slice(lines[1]);
+        old.extend_from_slice(&lines[4..].concat());
+        let after = lines_after(&old, checkpoint.seq, h);
+        assert_eq!((after.kept, after.left_out), (4, 1));
+        assert_eq!(after.bytes, lines[3..].concat());
+        let mut old = lines[..3].concat();
+        old.extend_from_slice(lines[1]);
+        old.extend_from_slice(&lines[3..].concat());
+        assert_eq!(lines_after(&old, checkpoint.seq, h).left_out, 0);
+    }
+
+    #[test]
+    fn the_head_of_rebuilt_bytes_is_their_last_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bytes, head) = ledger(dir.path(), 3);
+        assert_eq!(last_line(&bytes), Some(head));
+        assert_eq!(last_line(b""), None);
+        assert_eq!(last_line(&bytes[..bytes.len() - 1]), None, "torn last line");
+    }
 }
