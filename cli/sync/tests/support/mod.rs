@@ -2,7 +2,6 @@
 //! hold a ledger, and what their published refs hold.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 use intent_ledger::{Durability, Ledger, LedgerOptions, NewEvent, Workspace};
@@ -30,16 +29,7 @@ fn hermetic() {
 /// Runs `git args…` in `dir`, failing the test when git fails.
 pub fn run_git(dir: &Path, args: &[&str]) {
     hermetic();
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    intent_test_support::git::run(dir, args);
 }
 
 /// A repository with a ledger (the genesis line only, at first).
