@@ -12,7 +12,7 @@
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use intent_ast_hash::{FileAnalysis, Parsed, SourceFile};
+use intent_ast_hash::{FileAnalysis, Parsed, Prepared, SourceFile};
 use intent_ledger::Workspace;
 
 use super::kept::Kept;
@@ -129,6 +129,27 @@ pub(super) fn analyze_resident(
     drop(flight);
     store(workspace, &analysis);
     analysis
+}
+
+/// Analyses the texts (restoring what earlier hooks analysed, keeping what is new).
+pub(crate) fn prepare(workspace: &Workspace, files: &[SourceFile]) -> Prepared {
+    let missing = std::sync::Mutex::new(Vec::new());
+    let prepared = Prepared::analyze_missing(files, |file| {
+        let found = load(workspace, file);
+        if found.is_none() {
+            missing
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(file.clone());
+        }
+        found
+    });
+    for file in missing.into_inner().unwrap_or_default() {
+        if let Some(analysis) = prepared.get(&file) {
+            store(workspace, analysis);
+        }
+    }
+    prepared
 }
 
 #[cfg(test)]

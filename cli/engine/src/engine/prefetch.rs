@@ -80,23 +80,7 @@ pub fn prefetch(
                 }
                 return prepared;
             }
-            let missing = std::sync::Mutex::new(Vec::new());
-            let prepared = Prepared::analyze_missing(&files, |file| {
-                let found = analysis_cache::load(&workspace, file);
-                if found.is_none() {
-                    missing
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(file.clone());
-                }
-                found
-            });
-            for file in missing.into_inner().unwrap_or_default() {
-                if let Some(analysis) = prepared.get(&file) {
-                    analysis_cache::store(&workspace, analysis);
-                }
-            }
-            prepared
+            analysis_cache::prepare(&workspace, &files)
         })
         .ok()
 }

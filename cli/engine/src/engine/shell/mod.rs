@@ -406,7 +406,7 @@ pub fn analyse(workspace: &Workspace, root: &Path, use_id: &str) -> Option<Chang
         file.trace = Some(trace);
         changes.files.push(file);
     }
-    changes.prepared = prepare(workspace, &sources);
+    changes.prepared = analysis_cache::prepare(workspace, &sources);
     changes.stats = json!({
         "git": base.revision.is_some(),
         "walked": after.walked,
@@ -498,27 +498,6 @@ fn ast_sources(
         Err(_) => None,
     };
     Some((before, after))
-}
-
-/// Analyses the texts (restoring what earlier hooks analysed, keeping what is new).
-fn prepare(workspace: &Workspace, files: &[SourceFile]) -> Prepared {
-    let missing = std::sync::Mutex::new(Vec::new());
-    let prepared = Prepared::analyze_missing(files, |file| {
-        let found = analysis_cache::load(workspace, file);
-        if found.is_none() {
-            missing
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(file.clone());
-        }
-        found
-    });
-    for file in missing.into_inner().unwrap_or_default() {
-        if let Some(analysis) = prepared.get(&file) {
-            analysis_cache::store(workspace, analysis);
-        }
-    }
-    prepared
 }
 
 /// The ledger only grows while commands run; anything else is a rewrite.
