@@ -4,8 +4,9 @@
 
 use tree_sitter::Node;
 
+use super::statements::is_statement;
 use super::words::{self, ShellScope, Word};
-use super::{is_statement, text, Stdin, Walker};
+use super::{text, Stdin, Walker};
 
 impl Walker<'_> {
     /// Evaluates one word node: expansions applied, substitutions walked.

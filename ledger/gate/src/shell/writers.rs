@@ -142,7 +142,9 @@ impl Walker<'_> {
             "dd" => {
                 for word in args {
                     match word.text().and_then(|t| t.strip_prefix("of=")) {
-                        Some(dev) if dev.starts_with("/dev/") && !super::is_device(dev) => {
+                        Some(dev)
+                            if dev.starts_with("/dev/") && !super::redirects::is_device(dev) =>
+                        {
                             self.out.danger("`dd of=/dev/…` overwrites a device");
                         }
                         Some(file) => self.write_target(file, false, false, "dd", scope),
