@@ -2,7 +2,7 @@
 //! one against the schema in their README, and checking a hook's outcome against
 //! what the fixture expects. Shared by the process-level suite
 //! (`tests/e2e/test_fixtures.rs`, `intent hook` as a process) and the in-process one
-//! (`cli/engine/tests/conformance.rs`, `intent_engine::respond::answer`).
+//! (`cli/engine/tests/engine/conformance.rs`, `intent_engine::respond::answer`).
 
 // Each suite uses a different part of this module.
 #![allow(dead_code)]

@@ -10,8 +10,8 @@
 
 use std::path::Path;
 
-use intent_engine::adapters;
-use intent_engine::FrontEnd;
+#[cfg(feature = "engine")]
+use intent_engine::{adapters, FrontEnd};
 
 /// A fuzz target: arbitrary bytes in, a panic on a failed property.
 pub type Target = fn(&[u8]);
@@ -19,8 +19,10 @@ pub type Target = fn(&[u8]);
 /// The targets, by name: each has `corpus/<name>/` and `src/bin/fuzz_<name>.rs`.
 pub const TARGETS: &[(&str, Target)] = &[
     ("shell", shell),
+    #[cfg(feature = "engine")]
     ("payload", payload),
     ("ledger_line", ledger_line),
+    #[cfg(feature = "engine")]
     ("helper_wire", helper_wire),
 ];
 
@@ -37,6 +39,7 @@ pub fn shell(data: &[u8]) {
 
 /// Every front-end's payload parser, and the detection of the front-end, on any
 /// JSON value the bytes hold.
+#[cfg(feature = "engine")]
 pub fn payload(data: &[u8]) {
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
         return;
@@ -73,6 +76,7 @@ pub fn ledger_line(data: &[u8]) {
 }
 
 /// The helper's wire: a request and an answer read from any bytes.
+#[cfg(feature = "engine")]
 pub fn helper_wire(data: &[u8]) {
     let _ = intent_cli::helper::wire::read_ask(&mut &data[..]);
     let _ = intent_cli::helper::wire::read_answer(&mut &data[..]);

@@ -5,12 +5,9 @@
 //! the `intent hook` process. Every well-formed payload is answered again without
 //! the front-end named, which must be recognized from the payload alone.
 
-#[path = "../../../tests/e2e/fixture_cases.rs"]
-mod fixture_cases;
-
 use std::path::Path;
 
-use fixture_cases::{check, load, session_of, validate, Fixture, Run, FRONT_ENDS, SPECS};
+use crate::fixture_cases::{check, load, session_of, validate, Fixture, Run, FRONT_ENDS, SPECS};
 use intent_engine::respond::{self, Call};
 use intent_engine::{Engine, FrontEnd, Hook};
 use intent_ledger::{read_events, Workspace};
