@@ -1016,10 +1016,11 @@ enum Fe {
     /// The Cline CLI 3: the same hook files, its own payload shape and tools.
     ClineCli,
     Copilot,
+    QwenCode,
     Generic,
 }
 
-const FRONT_ENDS: [Fe; 8] = [
+const FRONT_ENDS: [Fe; 9] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
@@ -1027,6 +1028,7 @@ const FRONT_ENDS: [Fe; 8] = [
     Fe::Cline,
     Fe::ClineCli,
     Fe::Copilot,
+    Fe::QwenCode,
     Fe::Generic,
 ];
 
@@ -1116,6 +1118,7 @@ impl Fe {
             Fe::Cursor => "cursor",
             Fe::Cline | Fe::ClineCli => "cline",
             Fe::Copilot => "copilot",
+            Fe::QwenCode => "qwen-code",
             Fe::Generic => "generic",
         }
     }
@@ -1141,7 +1144,7 @@ impl Fe {
             (Fe::ClaudeCode | Fe::Codex, Call::Shell(cmd)) => {
                 ("Bash".into(), json!({"command": fill(cmd)}))
             }
-            (Fe::Gemini, Call::Shell(cmd)) => {
+            (Fe::Gemini | Fe::QwenCode, Call::Shell(cmd)) => {
                 ("run_shell_command".into(), json!({"command": fill(cmd)}))
             }
             (Fe::Cline, Call::Shell(cmd)) => (
@@ -1174,12 +1177,16 @@ impl Fe {
                 );
                 ("apply_patch".into(), json!({"command": patch}))
             }
-            (Fe::Gemini, Call::Write(path)) => (
+            (Fe::Gemini | Fe::QwenCode, Call::Write(path)) => (
                 "write_file".into(),
                 json!({"file_path": abs(path), "content": "x\n"}),
             ),
             (Fe::Gemini, Call::Edit(path)) => (
                 "replace".into(),
+                json!({"file_path": abs(path), "old_string": "a", "new_string": "b"}),
+            ),
+            (Fe::QwenCode, Call::Edit(path)) => (
+                "edit".into(),
                 json!({"file_path": abs(path), "old_string": "a", "new_string": "b"}),
             ),
             (Fe::Cline | Fe::Generic, Call::Write(path)) => (
@@ -1194,7 +1201,10 @@ impl Fe {
                 "apply_diff".into(),
                 json!({"path": fill(path), "diff": "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"}),
             ),
-            (Fe::ClaudeCode | Fe::Codex | Fe::Generic, Call::Mcp(server, tool, args)) => (
+            (
+                Fe::ClaudeCode | Fe::Codex | Fe::QwenCode | Fe::Generic,
+                Call::Mcp(server, tool, args),
+            ) => (
                 format!("mcp__{server}__{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
@@ -1253,6 +1263,12 @@ impl Fe {
                 }
                 p
             }
+            // Qwen Code 0.24.4: Claude Code's event, stamped, with the model's call id.
+            Fe::QwenCode => json!({"hook_event_name": "PreToolUse", "session_id": SESSION,
+                "transcript_path": format!("{root_text}/.transcript.jsonl"), "cwd": root_text,
+                "timestamp": "2026-11-27T18:30:14.765Z", "permission_mode": "yolo",
+                "prompt_id": "p1", "tool_name": tool, "tool_input": input,
+                "tool_use_id": format!("toolu_suite_{n}"), "tool_call_id": format!("call_{n}")}),
             Fe::Gemini => {
                 let mut p = json!({"hook_event_name": "BeforeTool", "session_id": SESSION,
                     "transcript_path": format!("{root_text}/.transcript.json"), "cwd": root_text,
@@ -1324,7 +1340,7 @@ impl Fe {
             .ok_or_else(|| format!("not a JSON object: {reply}"))?;
         let text_of = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
         match self {
-            Fe::ClaudeCode | Fe::Codex => {
+            Fe::ClaudeCode | Fe::Codex | Fe::QwenCode => {
                 if let Some(out) = obj.get("hookSpecificOutput") {
                     if let Some(decision) = out.get("permissionDecision") {
                         let text = text_of(out.get("permissionDecisionReason"));
@@ -1792,6 +1808,11 @@ fn cline_cli_replies_are_parsed() {
 #[test]
 fn copilot_replies_are_parsed() {
     adapter_output_is_parsed(Fe::Copilot);
+}
+
+#[test]
+fn qwen_code_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::QwenCode);
 }
 
 #[test]
