@@ -190,3 +190,41 @@ fn qwen_failed_command_leaves_a_lesson() {
     assert_eq!(lessons[0].data["intent_id"], "INT-001");
     assert_intact(&ws);
 }
+
+#[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
+fn qwen_command_writing_outside_the_scope_is_reported_to_the_model() {
+    let Some(cli) = require_qwen() else { return };
+    let ws = wired_workspace();
+    std::fs::create_dir_all(ws.root().join("docs")).unwrap();
+    // The gate cannot tell what this writes: allowed under the intent, checked after.
+    let out = qwen(&ws, &cli)
+        .prompt("Write the notes.\n/intent INT-001")
+        .step(Step::shell(
+            "python3 -c \"open('docs/y.md', 'w').write('x')\"",
+        ))
+        .step(Step::shell("env | grep '^QWEN_CODE='"))
+        .run();
+    out.assert_success();
+    let results = out.tool_results();
+    assert_eq!(results.len(), 2, "{}", out.describe());
+    // PostToolUse's verdict reaches the model appended to the command's output
+    // (Qwen escapes `<` and `>` in hook context).
+    let (is_error, text) = &results[0];
+    assert!(
+        !is_error && text.contains("outside INT-001") && text.contains("docs/y.md"),
+        "{}",
+        out.describe()
+    );
+    // Commands Qwen runs carry `QWEN_CODE=1`: `intent` knows an agent runs it.
+    assert!(results[1].1.contains("QWEN_CODE=1"), "{}", out.describe());
+    let violations: Vec<Event> = events_of(&ws, "tool.post")
+        .into_iter()
+        .filter(|e| !e.data["violation"].is_null())
+        .collect();
+    assert_eq!(violations.len(), 1, "{:#?}", ws.events());
+    assert_intact(&ws);
+}
