@@ -22,6 +22,7 @@ pub const FRONT_ENDS: &[&str] = &[
     "cline",
     "cursor",
     "copilot",
+    "qwen-code",
     "generic",
 ];
 
@@ -166,7 +167,9 @@ pub fn at<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
 /// Whether a front-end's reply refuses (as in `test_frontends.rs`).
 pub fn refused(fe: &str, reply: &Value) -> bool {
     match fe {
-        "claude-code" | "codex" => reply["hookSpecificOutput"]["permissionDecision"] == "deny",
+        "claude-code" | "codex" | "qwen-code" => {
+            reply["hookSpecificOutput"]["permissionDecision"] == "deny"
+        }
         "gemini" => reply["decision"] == "deny",
         "cline" => reply["cancel"] == true,
         "cursor" => reply["permission"] == "deny",

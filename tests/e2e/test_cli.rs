@@ -287,9 +287,11 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         "hook pre p50",
         // The resident helper: unchanged statements replayed, exactly.
         "instead of walking them (equal to a fresh analysis: true)",
-        // The front-end tour: two front-ends, the same ledger.
+        // The front-end tour: the front-ends, the same ledger.
         "codex: apply_patch docs/notes.md (out of scope) → refused [scope_violation]",
         "gemini: write_file docs/notes.md (out of scope) → refused [scope_violation]",
+        "qwen-code: write_file docs/notes.md (out of scope) → refused [scope_violation]",
+        "qwen-code: mcp__intent__select_active_intent INT-001 → selected",
         "identical = true",
         "[ok  ] codex hook (.codex/hooks.json)",
         // The lifecycle tour.

@@ -3,7 +3,7 @@
 //! a command the gate allows under INT-001 and cannot prove read-only comes back
 //! rewritten to run under `intent confine`, in that front-end's wire format, and
 //! `tool.pre` records `confined: true`; where the hook cannot rewrite it (the Cline
-//! extension, the generic front-end, Cursor's `beforeShellExecution`), it is refused
+//! extension, the generic front-end, Cursor's `beforeShellExecution`, Qwen Code), it is refused
 //! with the way to confine it. No agent and no Landlock needed: real CLIs run the
 //! rewrites in `test_confine_clis.rs`.
 
@@ -280,4 +280,33 @@ fn the_generic_front_end_refuses_what_the_agent_did_not_confine_itself() {
         "{reply:#}"
     );
     assert!(last_pre(&ws)["confined"].is_null());
+}
+
+#[test]
+fn qwen_code_cannot_rewrite_so_an_unconfined_command_is_refused() {
+    let ws = workspace("allow", "s1", "");
+    let pre = |command: &str| {
+        json!({"session_id": "s1", "cwd": ws.root(), "hook_event_name": "PreToolUse",
+            "timestamp": "2026-11-27T18:30:14.765Z", "permission_mode": "yolo",
+            "tool_name": "run_shell_command", "tool_use_id": "toolu_1", "tool_call_id": "call_0",
+            "tool_input": {"command": command, "is_background": false}})
+    };
+    let reply = hook(&ws, &["qwen-code"], &pre(COMMAND));
+    let out = &reply["hookSpecificOutput"];
+    assert_eq!(out["permissionDecision"], "deny", "{reply:#}");
+    assert!(out.get("updatedInput").is_none(), "{reply:#}");
+    let reason = out["permissionDecisionReason"].as_str().unwrap();
+    assert!(
+        reason.contains("intent confine --intent INT-001"),
+        "{reason}"
+    );
+    assert_eq!(last_pre(&ws)["reason"]["type"], "policy_block");
+    // Confined by the agent itself, as the refusal says: allowed, left as written.
+    let own = format!(
+        "intent confine --intent INT-001 -- bash -c '{}'",
+        COMMAND.replace('\'', r"'\''")
+    );
+    let reply = hook(&ws, &["qwen-code"], &pre(&own));
+    assert!(reply["hookSpecificOutput"].is_null(), "{reply:#}");
+    assert_eq!(last_pre(&ws)["decision"], "allow");
 }

@@ -44,6 +44,8 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
             "cursor",
             "--agent",
             "copilot",
+            "--agent",
+            "qwen-code",
         ],
         None,
     );
@@ -57,6 +59,7 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
         "cline",
         "cursor",
         "copilot",
+        "qwen-code",
     ] {
         let found = status(&body, &format!("{fe} hook"));
         assert!(
@@ -156,6 +159,7 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
         "cursor",
         "cline",
         "copilot",
+        "qwen-code",
     ];
     for agent in agents {
         let out = ws.run(&["init", "--agent", agent], None);
@@ -232,6 +236,25 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
                 c["hooks"].as_object_mut().unwrap().remove("AfterAgent");
             },
             "AfterAgent",
+        ),
+        (
+            "qwen-code",
+            ".qwen/settings.json",
+            |c| {
+                c["hooks"]["PreToolUse"][0]["matcher"] = "write_file|edit".into();
+            },
+            "notebook_edit, run_shell_command, other MCP servers' tools",
+        ),
+        (
+            "qwen-code",
+            ".qwen/settings.json",
+            |c| {
+                c["hooks"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("PostToolUseFailure");
+            },
+            "PostToolUseFailure",
         ),
         (
             "cursor",

@@ -151,6 +151,11 @@ fn copilot_fixtures() {
 }
 
 #[test]
+fn qwen_code_fixtures() {
+    run_front_end("qwen-code");
+}
+
+#[test]
 fn generic_fixtures() {
     run_front_end("generic");
 }
@@ -277,6 +282,25 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
                 "postToolUseFailure",
                 "agentStop",
                 "sessionEnd",
+            ],
+        ),
+        (
+            "qwen-code",
+            &[
+                "SessionStart",
+                "UserPromptSubmit",
+                "PreToolUse write_file",
+                "PreToolUse edit",
+                "PreToolUse run_shell_command",
+                "PreToolUse read_file",
+                "PreToolUse mcp__intent__select_active_intent",
+                "PostToolUse write_file",
+                "PostToolUse edit",
+                "PostToolUse run_shell_command",
+                "PostToolUse read_file",
+                "PostToolUse mcp__intent__select_active_intent",
+                "PostToolUseFailure",
+                "Stop",
             ],
         ),
         (

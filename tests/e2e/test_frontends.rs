@@ -14,6 +14,7 @@ pub const GATED: &[&str] = &[
     "gemini",
     "cline",
     "copilot",
+    "qwen-code",
     "generic",
 ];
 
@@ -48,7 +49,7 @@ impl Native<'_> {
                     format!("*** Begin Patch\n*** Add File: {path}\n+{content}\n*** End Patch\n");
                 ("apply_patch".into(), json!({"command": patch}))
             }
-            "gemini" => (
+            "gemini" | "qwen-code" => (
                 "write_file".into(),
                 json!({"file_path": abs, "content": content}),
             ),
@@ -63,7 +64,7 @@ impl Native<'_> {
 
     pub fn select_input(&self, id: &str) -> (String, Value) {
         match self.fe {
-            "claude-code" | "codex" => (
+            "claude-code" | "codex" | "qwen-code" => (
                 "mcp__intent__select_active_intent".into(),
                 json!({"intent_id": id}),
             ),
@@ -103,6 +104,18 @@ impl Native<'_> {
                     } else {
                         response
                     };
+                }
+                p
+            }
+            "qwen-code" => {
+                // Claude Code's events around Gemini CLI's tools (Qwen Code 0.24.4).
+                let mut p = json!({"hook_event_name": if post {"PostToolUse"} else {"PreToolUse"},
+                    "session_id": session, "cwd": root, "timestamp": "2026-11-22T10:00:00Z",
+                    "permission_mode": "yolo", "tool_name": tool, "tool_input": input,
+                    "tool_use_id": format!("toolu_{session}-{tool}"), "tool_call_id": "call_0"});
+                if post {
+                    p["tool_response"] =
+                        json!({"llmContent": "ok", "returnDisplay": {"originalContent": ""}});
                 }
                 p
             }
@@ -172,7 +185,9 @@ pub fn run(ws: &TestWorkspace, fe: &str, payload: &Value) -> Value {
 /// Whether a front-end's reply refuses.
 pub fn refused(fe: &str, reply: &Value) -> bool {
     match fe {
-        "claude-code" | "codex" => reply["hookSpecificOutput"]["permissionDecision"] == "deny",
+        "claude-code" | "codex" | "qwen-code" => {
+            reply["hookSpecificOutput"]["permissionDecision"] == "deny"
+        }
         "gemini" => reply["decision"] == "deny",
         "cline" => reply["cancel"] == true,
         "generic" => reply["allowed"] == false,
@@ -422,8 +437,20 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
     )
     .unwrap();
     let args = [
-        "--json", "init", "--agent", "codex", "--agent", "gemini", "--agent", "cline", "--agent",
-        "cursor", "--agent", "copilot",
+        "--json",
+        "init",
+        "--agent",
+        "codex",
+        "--agent",
+        "gemini",
+        "--agent",
+        "cline",
+        "--agent",
+        "cursor",
+        "--agent",
+        "copilot",
+        "--agent",
+        "qwen-code",
     ];
     let out = ws.run(&args, None);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -442,6 +469,7 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         ".cursor/mcp.json",
         ".clinerules/hooks/PreToolUse",
         ".github/hooks/intent.json",
+        ".qwen/settings.json",
     ] {
         assert!(written.contains(&file), "{file} not in {written:?}");
     }
@@ -521,6 +549,15 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         "toolArgs": {"path": ws.root().join("src/x.ts"), "file_text": "x"}});
     let reply = run_configured(&ws, &copilot_cmd, &create);
     assert_eq!(reply["permissionDecision"], "deny", "{reply}");
+    // Qwen Code: Claude Code's format, timeouts in seconds, the MCP server beside.
+    let qwen = read(".qwen/settings.json");
+    assert_eq!(qwen["mcpServers"]["intent"]["args"], json!(["mcp"]));
+    let entry = &qwen["hooks"]["PreToolUse"][0]["hooks"][0];
+    assert_eq!(entry["timeout"], 30, "{entry}");
+    let qwen_cmd = entry["command"].as_str().unwrap().to_string();
+    assert!(qwen_cmd.ends_with("hook qwen-code"), "{qwen_cmd}");
+    let reply = run_configured(&ws, &qwen_cmd, &pre_write(&ws, "qwen-code", "x"));
+    assert!(refused("qwen-code", &reply), "{reply}");
 }
 
 #[test]

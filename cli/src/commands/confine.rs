@@ -44,6 +44,7 @@ const PROTECTED: &[&str] = &[
     ".claude",
     ".codex",
     ".gemini",
+    ".qwen",
     ".clinerules",
     ".cursor",
     ".github/hooks",

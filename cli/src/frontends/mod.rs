@@ -16,6 +16,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod probe;
+pub mod qwen;
 
 pub use probe::Finding;
 
@@ -44,6 +45,7 @@ pub fn wiring(front_end: FrontEnd) -> Option<&'static Wiring> {
         FrontEnd::Cline => Some(&cline::WIRING),
         FrontEnd::Cursor => Some(&cursor::WIRING),
         FrontEnd::Copilot => Some(&copilot::WIRING),
+        FrontEnd::QwenCode => Some(&qwen::WIRING),
         FrontEnd::Generic => None,
     }
 }

@@ -34,6 +34,7 @@ pub const REGISTRY: &[(&str, Sharing)] = &[
     ("CLAUDE_PROJECT_DIR", Sharing::Sent),
     ("GEMINI_PROJECT_DIR", Sharing::Sent),
     ("COPILOT_PROJECT_DIR", Sharing::Sent),
+    ("QWEN_PROJECT_DIR", Sharing::Sent),
     ("INTENT_HELPER", Sharing::Own),
     ("INTENT_HELPER_IDLE_SECS", Sharing::Own),
     ("INTENT_HELPER_MEMORY_MB", Sharing::Own),
@@ -52,6 +53,7 @@ pub const REGISTRY: &[(&str, Sharing)] = &[
     ("CURSOR_AGENT", Sharing::Own),
     ("CLINE_ACTIVE", Sharing::Own),
     ("COPILOT_CLI", Sharing::Own),
+    ("QWEN_CODE", Sharing::Own),
 ];
 
 /// Whether the helper must share `name`'s value with the hooks it answers.
@@ -145,7 +147,8 @@ mod tests {
             [
                 "CLAUDE_PROJECT_DIR",
                 "GEMINI_PROJECT_DIR",
-                "COPILOT_PROJECT_DIR"
+                "COPILOT_PROJECT_DIR",
+                "QWEN_PROJECT_DIR"
             ]
         );
     }

@@ -23,6 +23,11 @@ const PROTECTED: &[(&str, bool, &str)] = &[
         false,
         "Gemini CLI's hook and MCP configuration",
     ),
+    (
+        ".qwen/settings.json",
+        false,
+        "Qwen Code's hook and MCP configuration",
+    ),
     (".cursor/hooks.json", false, "Cursor's hook configuration"),
     (".cursor/mcp.json", false, "Cursor's MCP configuration"),
     (".clinerules/hooks", true, "Cline's hooks"),

@@ -20,10 +20,11 @@ pub(super) enum Fe {
     /// The Cline CLI 3: the same hook files, its own payload shape and tools.
     ClineCli,
     Copilot,
+    QwenCode,
     Generic,
 }
 
-pub(super) const FRONT_ENDS: [Fe; 8] = [
+pub(super) const FRONT_ENDS: [Fe; 9] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
@@ -31,6 +32,7 @@ pub(super) const FRONT_ENDS: [Fe; 8] = [
     Fe::Cline,
     Fe::ClineCli,
     Fe::Copilot,
+    Fe::QwenCode,
     Fe::Generic,
 ];
 
@@ -43,6 +45,7 @@ impl Fe {
             Fe::Cursor => "cursor",
             Fe::Cline | Fe::ClineCli => "cline",
             Fe::Copilot => "copilot",
+            Fe::QwenCode => "qwen-code",
             Fe::Generic => "generic",
         }
     }
@@ -68,7 +71,7 @@ impl Fe {
             (Fe::ClaudeCode | Fe::Codex, Call::Shell(cmd)) => {
                 ("Bash".into(), json!({"command": fill(cmd)}))
             }
-            (Fe::Gemini, Call::Shell(cmd)) => {
+            (Fe::Gemini | Fe::QwenCode, Call::Shell(cmd)) => {
                 ("run_shell_command".into(), json!({"command": fill(cmd)}))
             }
             (Fe::Cline, Call::Shell(cmd)) => (
@@ -101,7 +104,7 @@ impl Fe {
                 );
                 ("apply_patch".into(), json!({"command": patch}))
             }
-            (Fe::Gemini, Call::Write(path)) => (
+            (Fe::Gemini | Fe::QwenCode, Call::Write(path)) => (
                 "write_file".into(),
                 json!({"file_path": abs(path), "content": "x\n"}),
             ),
@@ -121,7 +124,14 @@ impl Fe {
                 "apply_diff".into(),
                 json!({"path": fill(path), "diff": "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"}),
             ),
-            (Fe::ClaudeCode | Fe::Codex | Fe::Generic, Call::Mcp(server, tool, args)) => (
+            (Fe::QwenCode, Call::Edit(path)) => (
+                "edit".into(),
+                json!({"file_path": abs(path), "old_string": "a", "new_string": "b"}),
+            ),
+            (
+                Fe::ClaudeCode | Fe::Codex | Fe::QwenCode | Fe::Generic,
+                Call::Mcp(server, tool, args),
+            ) => (
                 format!("mcp__{server}__{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
@@ -180,6 +190,12 @@ impl Fe {
                 }
                 p
             }
+            // Qwen Code 0.24.4: Claude Code's event, stamped, with the model's call id.
+            Fe::QwenCode => json!({"hook_event_name": "PreToolUse", "session_id": SESSION,
+                "transcript_path": format!("{root_text}/.transcript.jsonl"), "cwd": root_text,
+                "timestamp": "2026-11-27T18:30:14.765Z", "permission_mode": "yolo",
+                "prompt_id": "p1", "tool_name": tool, "tool_input": input,
+                "tool_use_id": format!("toolu_suite_{n}"), "tool_call_id": format!("call_{n}")}),
             Fe::Gemini => {
                 let mut p = json!({"hook_event_name": "BeforeTool", "session_id": SESSION,
                     "transcript_path": format!("{root_text}/.transcript.json"), "cwd": root_text,

@@ -302,6 +302,11 @@ fn copilot_replies_are_parsed() {
 }
 
 #[test]
+fn qwen_code_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::QwenCode);
+}
+
+#[test]
 fn generic_replies_are_parsed() {
     adapter_output_is_parsed(Fe::Generic);
 }

@@ -91,7 +91,7 @@ impl Fe {
             .ok_or_else(|| format!("not a JSON object: {reply}"))?;
         let text_of = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
         match self {
-            Fe::ClaudeCode | Fe::Codex => {
+            Fe::ClaudeCode | Fe::Codex | Fe::QwenCode => {
                 if let Some(out) = obj.get("hookSpecificOutput") {
                     if let Some(decision) = out.get("permissionDecision") {
                         let text = text_of(out.get("permissionDecisionReason"));

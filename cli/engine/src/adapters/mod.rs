@@ -15,6 +15,7 @@ pub(crate) mod fields;
 pub(crate) mod gemini;
 pub(crate) mod generic;
 pub(crate) mod patch;
+pub(crate) mod qwen;
 pub(crate) mod tools;
 
 use serde_json::Value;
@@ -115,6 +116,7 @@ pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
         FrontEnd::Cline => &cline::Cline,
         FrontEnd::Cursor => &cursor::Cursor,
         FrontEnd::Copilot => &copilot::Copilot,
+        FrontEnd::QwenCode => &qwen::Qwen,
         FrontEnd::Generic => &generic::Generic,
     }
 }
@@ -145,6 +147,11 @@ pub fn detect(payload: &Value) -> FrontEnd {
         FrontEnd::Copilot
     } else if has("conversation_id") || has("generation_id") || cursor::EVENTS.contains(&name) {
         FrontEnd::Cursor
+    } else if has("timestamp") && (has("permission_mode") || qwen::CLAUDE_NAMED.contains(&name)) {
+        // Qwen Code speaks Claude Code's event names, and stamps them with a
+        // `timestamp` as Gemini does; only Qwen also gives a `permission_mode` on
+        // every event.
+        FrontEnd::QwenCode
     } else if gemini::EVENTS.contains(&name) && (!shared || has("timestamp")) {
         FrontEnd::Gemini
     } else if matches!(

@@ -55,6 +55,8 @@ impl FrontEnd {
             (FrontEnd::Cline, "run_commands") => Some(Lines("commands")),
             // `preToolUse` `updated_input` (documented; no Cursor binary here).
             (FrontEnd::Cursor, "Shell") => Some(Line("command")),
+            // Qwen Code 0.24.4's `PreToolUse` takes no `updatedInput` (only its
+            // `PermissionRequest` hook does, when Qwen itself would ask): none.
             _ => None,
         }
     }

@@ -22,19 +22,22 @@ pub enum FrontEnd {
     Cursor,
     /// GitHub Copilot CLI and coding agent (`.github/hooks/*.json`; hooks give `--event`).
     Copilot,
+    /// Qwen Code (`.qwen/settings.json` hooks, Claude Code's format).
+    QwenCode,
     /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
 }
 
 impl FrontEnd {
     /// Every front-end, in the order the CLI lists them.
-    pub const ALL: [FrontEnd; 7] = [
+    pub const ALL: [FrontEnd; 8] = [
         FrontEnd::ClaudeCode,
         FrontEnd::Codex,
         FrontEnd::Gemini,
         FrontEnd::Cline,
         FrontEnd::Cursor,
         FrontEnd::Copilot,
+        FrontEnd::QwenCode,
         FrontEnd::Generic,
     ];
 
@@ -47,6 +50,7 @@ impl FrontEnd {
             FrontEnd::Cline => "cline",
             FrontEnd::Cursor => "cursor",
             FrontEnd::Copilot => "copilot",
+            FrontEnd::QwenCode => "qwen-code",
             FrontEnd::Generic => "generic",
         }
     }
@@ -105,6 +109,9 @@ pub enum Phase {
     PostTool,
     /// A tool ran and failed.
     PostToolFailure,
+    /// The agent asks its model again within the same turn (Qwen Code's
+    /// `UserPromptSubmit` carrying only tool results): nothing to record.
+    Continue,
     /// The agent stopped.
     Stop,
 }

@@ -385,6 +385,7 @@ impl EventTx<'_, '_> {
                 Ok(reply)
             }
             Phase::PostTool | Phase::PostToolFailure => self.post_tool(event),
+            Phase::Continue => Ok(Reply::default()),
             Phase::Stop => {
                 self.close_turn("stop")?;
                 self.append(&SessionStop {

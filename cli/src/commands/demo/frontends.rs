@@ -1,7 +1,7 @@
 //! The demo's front-end tour: one small session replayed through Codex's, Gemini
-//! CLI's and GitHub Copilot CLI's native hook payloads (`intent hook codex`, `intent
-//! hook gemini`, `intent hook copilot --event …`), each into a workspace of its own;
-//! the ledgers come out the same.
+//! CLI's, GitHub Copilot CLI's and Qwen Code's native hook payloads (`intent hook
+//! codex`, `intent hook gemini`, `intent hook copilot --event …`, `intent hook
+//! qwen-code`), each into a workspace of its own; the ledgers come out the same.
 
 use std::io::Write;
 use std::path::Path;
@@ -15,7 +15,7 @@ use super::say;
 /// Replays the session through each front-end and compares the ledgers.
 pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let mut ledgers = Vec::new();
-    for fe in ["codex", "gemini", "copilot"] {
+    for fe in ["codex", "gemini", "copilot", "qwen-code"] {
         let ws = super::side_dir(root, fe);
         let _ = std::fs::remove_dir_all(&ws);
         std::fs::create_dir_all(&ws)?;
@@ -37,6 +37,7 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
             match fe {
                 "codex" => ".codex/hooks.json, .codex/config.toml",
                 "gemini" => ".gemini/settings.json",
+                "qwen-code" => ".qwen/settings.json",
                 _ => ".github/hooks/intent.json",
             }
         ));
@@ -98,6 +99,17 @@ impl Session<'_> {
                 p["toolResult"] = json!({"resultType": "success", "textResultForLlm": "ok"});
             }
             p
+        } else if self.fe == "qwen-code" {
+            // Claude Code's events around Gemini CLI's tools (Qwen Code 0.24.4).
+            let mut p = json!({"hook_event_name": if post {"PostToolUse"} else {"PreToolUse"},
+                "session_id": "qwen-demo", "cwd": ws, "timestamp": "2026-11-22T10:00:00Z",
+                "permission_mode": "yolo", "prompt_id": "qwen-demo########0",
+                "tool_name": tool, "tool_input": input, "tool_use_id": format!("toolu_{tool}")});
+            if post {
+                p["tool_response"] =
+                    json!({"llmContent": "ok", "returnDisplay": {"originalContent": ""}});
+            }
+            p
         } else {
             let mut p = json!({"hook_event_name": if post {"AfterTool"} else {"BeforeTool"},
                 "session_id": "gemini-demo", "cwd": ws, "timestamp": "2026-11-22T10:00:00Z",
@@ -124,6 +136,7 @@ impl Session<'_> {
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("GEMINI_PROJECT_DIR")
             .env_remove("COPILOT_PROJECT_DIR")
+            .env_remove("QWEN_PROJECT_DIR")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -192,6 +205,7 @@ impl Session<'_> {
         let tool = match self.fe {
             "codex" => "mcp__intent__select_active_intent",
             "copilot" => "intent-select_active_intent",
+            "qwen-code" => "mcp__intent__select_active_intent",
             _ => "select_active_intent",
         };
         let input = json!({"intent_id": id});

@@ -117,6 +117,7 @@ pub(super) fn protected_files(c: &mut Cases) {
             "cp /dev/null .codex/hooks.json",
             "mkdir -p .codex && echo x > .codex/config.toml",
             "echo '{}' > .gemini/settings.json",
+            "echo '{}' > .qwen/settings.json",
             "echo '{}' > .cursor/hooks.json",
             "echo '{}' > .cursor/mcp.json",
             "rm -rf .clinerules/hooks",

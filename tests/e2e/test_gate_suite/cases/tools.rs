@@ -133,6 +133,7 @@ pub(super) fn write_tool_paths(c: &mut Cases) {
             ".codex/hooks.json",
             ".codex/config.toml",
             ".gemini/settings.json",
+            ".qwen/settings.json",
             ".cursor/hooks.json",
             ".cursor/mcp.json",
             ".clinerules/hooks/PreToolUse",
