@@ -18,6 +18,7 @@ const AGENT_ENV: &[(&str, &str)] = &[
     ("CURSOR_AGENT", "Cursor"),
     ("CLINE_ACTIVE", "Cline"),
     ("COPILOT_CLI", "GitHub Copilot CLI"),
+    ("OPENCODE", "OpenCode"),
 ];
 
 /// Executable names of agent CLIs, looked for among this process's ancestors.
@@ -28,6 +29,7 @@ const AGENT_PROGRAMS: &[(&str, &str)] = &[
     ("cursor-agent", "Cursor"),
     ("cline", "Cline"),
     ("copilot", "GitHub Copilot CLI"),
+    ("opencode", "OpenCode"),
 ];
 
 /// Most ancestors looked at (a process tree deeper than this is unusual).

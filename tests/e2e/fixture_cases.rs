@@ -22,6 +22,7 @@ pub const FRONT_ENDS: &[&str] = &[
     "cline",
     "cursor",
     "copilot",
+    "opencode",
     "generic",
 ];
 
@@ -171,6 +172,7 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "cline" => reply["cancel"] == true,
         "cursor" => reply["permission"] == "deny",
         "copilot" => reply["permissionDecision"] == "deny",
+        "opencode" => reply["action"] == "deny",
         "generic" => reply["allowed"] == false,
         other => panic!("{other}"),
     }
@@ -181,6 +183,9 @@ pub fn session_of(fe: &str, payload: &Value) -> Option<String> {
     // A Copilot subagent works under its parent session.
     if fe == "copilot" && payload["parentAgentId"].is_string() {
         return payload["parentAgentId"].as_str().map(str::to_string);
+    }
+    if fe == "opencode" {
+        return payload["input"]["sessionID"].as_str().map(str::to_string);
     }
     let key = match fe {
         "copilot" => "sessionId",
@@ -288,6 +293,13 @@ pub fn event_and_tool(fe: &str, case: &Value) -> (String, String) {
             .map_or_else(|| "-".to_string(), str::to_string);
             (text(&payload["hookName"]), tool)
         }
+        "opencode" => (
+            match text(&payload["hook"]).as_str() {
+                "event" => text(&payload["event"]["type"]),
+                hook => hook.to_string(),
+            },
+            text(&payload["input"]["tool"]),
+        ),
         "generic" => (text(&payload["event"]), text(&payload["tool_name"])),
         _ => (
             text(&payload["hook_event_name"]),

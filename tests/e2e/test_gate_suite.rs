@@ -661,6 +661,8 @@ fn cases() -> Vec<Case> {
             "echo '{\"version\":1,\"hooks\":{}}' > .github/hooks/intent.json",
             "rm -rf .github/hooks",
             "mv src/a.ts .github/hooks/intent.json",
+            "rm -f .opencode/plugin/intent-ledger.js",
+            "echo '{\"plugin\":[]}' > opencode.json",
             "echo '{}' > .claude/settings.local.json",
             "mv src/a.ts .claude/settings.json",
             "cp -r src/ .orchestration/",
@@ -912,6 +914,9 @@ fn cases() -> Vec<Case> {
             ".cline/hooks/PreToolUse",
             ".github/hooks/intent.json",
             ".github/hooks/mine.json",
+            ".opencode/plugin/intent-ledger.js",
+            ".opencode/plugins/mine.js",
+            "opencode.json",
             ".orchestration/active_intents.yaml",
             ".orchestration/.intentignore",
             "src/../.orchestration/agent_trace.jsonl",
@@ -1016,10 +1021,11 @@ enum Fe {
     /// The Cline CLI 3: the same hook files, its own payload shape and tools.
     ClineCli,
     Copilot,
+    OpenCode,
     Generic,
 }
 
-const FRONT_ENDS: [Fe; 8] = [
+const FRONT_ENDS: [Fe; 9] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
@@ -1027,6 +1033,7 @@ const FRONT_ENDS: [Fe; 8] = [
     Fe::Cline,
     Fe::ClineCli,
     Fe::Copilot,
+    Fe::OpenCode,
     Fe::Generic,
 ];
 
@@ -1116,6 +1123,7 @@ impl Fe {
             Fe::Cursor => "cursor",
             Fe::Cline | Fe::ClineCli => "cline",
             Fe::Copilot => "copilot",
+            Fe::OpenCode => "opencode",
             Fe::Generic => "generic",
         }
     }
@@ -1239,6 +1247,23 @@ impl Fe {
                 format!("{server}-{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
+            (Fe::OpenCode, Call::Shell(cmd)) => (
+                "bash".into(),
+                json!({"command": fill(cmd), "description": "suite"}),
+            ),
+            (Fe::OpenCode, Call::Write(path)) => (
+                "write".into(),
+                json!({"filePath": abs(path), "content": "x\n"}),
+            ),
+            (Fe::OpenCode, Call::Edit(path)) => (
+                "edit".into(),
+                json!({"filePath": abs(path), "oldString": "a", "newString": "b"}),
+            ),
+            // OpenCode names an MCP tool `<server>_<tool>`.
+            (Fe::OpenCode, Call::Mcp(server, tool, args)) => (
+                format!("{server}_{tool}"),
+                serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
+            ),
             (Fe::Cursor, _) => return self.cursor_payload(&root_text, call, &fill),
         };
         match self {
@@ -1288,6 +1313,11 @@ impl Fe {
             // The event comes from `--event` (see `ask_gate`), as `intent init` wires it.
             Fe::Copilot => json!({"sessionId": SESSION, "timestamp": 1795617496091u64,
                 "cwd": root_text, "toolName": tool, "toolArgs": input}),
+            // As the plugin hands `tool.execute.before` over.
+            Fe::OpenCode => json!({"hook": "tool.execute.before", "directory": root_text,
+                "worktree": root_text, "model": "mock/mock-coder",
+                "input": {"tool": tool, "sessionID": SESSION, "callID": format!("call_suite_{n}")},
+                "output": {"args": input}}),
             Fe::Cursor => unreachable!(),
         }
     }
@@ -1383,6 +1413,15 @@ impl Fe {
                     Ok(refusal(&text, asks(&text)))
                 }
                 None => Err(format!("no boolean `cancel`: {reply}")),
+            },
+            // The plugin throws unless the action is `allow`.
+            Fe::OpenCode => match obj.get("action").and_then(Value::as_str) {
+                Some("allow") => Ok(allow()),
+                Some("deny") => {
+                    let text = text_of(obj.get("message"));
+                    Ok(refusal(&text, asks(&text)))
+                }
+                _ => Err(format!("no `action`: {reply}")),
             },
             Fe::Generic => match obj.get("allowed").and_then(Value::as_bool) {
                 Some(true) => Ok(allow()),
@@ -1570,9 +1609,10 @@ fn every_front_end_meets_the_gate_spec() {
             Config::PolicyIntent,
         ] {
             // Cursor sends an MCP tool's name without its server, Copilot joins
-            // them with `-` (server names hold `-` too): the policy's
-            // `mcp__fs__read_file` cannot be matched there.
-            if config.has_policy() && matches!(fe, Fe::Cursor | Fe::Copilot) {
+            // them with `-` (server names hold `-` too), OpenCode with `_` (tool
+            // names hold `_` too): the policy's `mcp__fs__read_file` cannot be
+            // matched there.
+            if config.has_policy() && matches!(fe, Fe::Cursor | Fe::Copilot | Fe::OpenCode) {
                 continue;
             }
             let list = if config.has_policy() {
@@ -1753,7 +1793,10 @@ fn adapter_output_is_parsed(fe: Fe) {
     for junk in [json!("allow"), json!([]), json!(null), json!(1)] {
         assert!(fe.parse(&junk).is_err(), "{}: {junk}", fe.arg());
     }
-    if matches!(fe, Fe::Cursor | Fe::Cline | Fe::ClineCli | Fe::Generic) {
+    if matches!(
+        fe,
+        Fe::Cursor | Fe::Cline | Fe::ClineCli | Fe::OpenCode | Fe::Generic
+    ) {
         // These formats must say allow explicitly.
         assert!(fe.parse(&json!({})).is_err(), "{}", fe.arg());
     }
@@ -1792,6 +1835,11 @@ fn cline_cli_replies_are_parsed() {
 #[test]
 fn copilot_replies_are_parsed() {
     adapter_output_is_parsed(Fe::Copilot);
+}
+
+#[test]
+fn opencode_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::OpenCode);
 }
 
 #[test]

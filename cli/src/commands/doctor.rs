@@ -309,7 +309,7 @@ fn front_ends(root: &Path) -> Vec<Check> {
         checks.push(Check::new(
             "front-ends",
             "warn",
-            "no front-end is wired; run `intent init --agent claude-code` (or codex, gemini, cline, cursor, copilot)",
+            "no front-end is wired; run `intent init --agent claude-code` (or codex, gemini, cline, cursor, copilot, opencode)",
         ));
     }
     checks

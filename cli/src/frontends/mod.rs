@@ -15,6 +15,7 @@ pub(crate) mod config;
 pub mod copilot;
 pub mod cursor;
 pub mod gemini;
+pub mod opencode;
 pub mod probe;
 
 pub use probe::Finding;
@@ -44,6 +45,7 @@ pub fn wiring(front_end: FrontEnd) -> Option<&'static Wiring> {
         FrontEnd::Cline => Some(&cline::WIRING),
         FrontEnd::Cursor => Some(&cursor::WIRING),
         FrontEnd::Copilot => Some(&copilot::WIRING),
+        FrontEnd::OpenCode => Some(&opencode::WIRING),
         FrontEnd::Generic => None,
     }
 }

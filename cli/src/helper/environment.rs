@@ -52,6 +52,7 @@ pub const REGISTRY: &[(&str, Sharing)] = &[
     ("CURSOR_AGENT", Sharing::Own),
     ("CLINE_ACTIVE", Sharing::Own),
     ("COPILOT_CLI", Sharing::Own),
+    ("OPENCODE", Sharing::Own),
 ];
 
 /// Whether the helper must share `name`'s value with the hooks it answers.

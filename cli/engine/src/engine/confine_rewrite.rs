@@ -55,6 +55,8 @@ impl FrontEnd {
             (FrontEnd::Cline, "run_commands") => Some(Lines("commands")),
             // `preToolUse` `updated_input` (documented; no Cursor binary here).
             (FrontEnd::Cursor, "Shell") => Some(Line("command")),
+            // The plugin puts the new arguments in place of `output.args` (1.18.33).
+            (FrontEnd::OpenCode, "bash") => Some(Line("command")),
             _ => None,
         }
     }

@@ -22,19 +22,23 @@ pub enum FrontEnd {
     Cursor,
     /// GitHub Copilot CLI and coding agent (`.github/hooks/*.json`; hooks give `--event`).
     Copilot,
+    /// OpenCode (`.opencode/plugin/intent-ledger.js`, a plugin running our hook).
+    #[value(name = "opencode")]
+    OpenCode,
     /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
 }
 
 impl FrontEnd {
     /// Every front-end, in the order the CLI lists them.
-    pub const ALL: [FrontEnd; 7] = [
+    pub const ALL: [FrontEnd; 8] = [
         FrontEnd::ClaudeCode,
         FrontEnd::Codex,
         FrontEnd::Gemini,
         FrontEnd::Cline,
         FrontEnd::Cursor,
         FrontEnd::Copilot,
+        FrontEnd::OpenCode,
         FrontEnd::Generic,
     ];
 
@@ -47,6 +51,7 @@ impl FrontEnd {
             FrontEnd::Cline => "cline",
             FrontEnd::Cursor => "cursor",
             FrontEnd::Copilot => "copilot",
+            FrontEnd::OpenCode => "opencode",
             FrontEnd::Generic => "generic",
         }
     }
