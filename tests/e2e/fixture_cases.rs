@@ -184,8 +184,12 @@ pub fn session_of(fe: &str, payload: &Value) -> Option<String> {
     if fe == "copilot" && payload["parentAgentId"].is_string() {
         return payload["parentAgentId"].as_str().map(str::to_string);
     }
+    // An OpenCode subagent works under its root session.
     if fe == "opencode" {
-        return payload["input"]["sessionID"].as_str().map(str::to_string);
+        let root = payload["rootSessionID"].as_str();
+        return root
+            .or(payload["input"]["sessionID"].as_str())
+            .map(str::to_string);
     }
     let key = match fe {
         "copilot" => "sessionId",

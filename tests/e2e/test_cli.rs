@@ -290,6 +290,7 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         // The front-end tour: two front-ends, the same ledger.
         "codex: apply_patch docs/notes.md (out of scope) → refused [scope_violation]",
         "gemini: write_file docs/notes.md (out of scope) → refused [scope_violation]",
+        "opencode: write docs/notes.md (out of scope) → refused [scope_violation] in opencode's words: action = \"deny\"",
         "identical = true",
         "[ok  ] codex hook (.codex/hooks.json)",
         // The lifecycle tour.

@@ -8,6 +8,12 @@ const COMMAND = __INTENT_COMMAND__;
 export const IntentLedger = async ({ directory, worktree }) => {
   // OpenCode's tool hooks do not name the model: the session's last prompt does.
   const models = new Map();
+  // A subagent (`task`) works in a child session, under its root session's intent.
+  const parents = new Map();
+  const rootOf = (id) => {
+    for (let hops = 0; parents.has(id) && hops < 64; hops++) id = parents.get(id);
+    return id;
+  };
   // What intent says at a session's start and on its last prompt, for the system
   // prompt (OpenCode's events cannot add to the conversation).
   const contexts = new Map();
@@ -19,7 +25,7 @@ export const IntentLedger = async ({ directory, worktree }) => {
   const ask = (hook, body) => {
     const run = spawnSync("/bin/sh", ["-c", `exec ${COMMAND} hook opencode`], {
       cwd: directory,
-      input: JSON.stringify({ hook, directory, worktree, ...body }),
+      input: JSON.stringify({ hook, directory, worktree, rootSessionID: rootOf(body.input?.sessionID ?? body.event?.properties?.sessionID), ...body }),
       encoding: "utf8",
       timeout: 30000,
       maxBuffer: 16 << 20,
@@ -63,6 +69,8 @@ export const IntentLedger = async ({ directory, worktree }) => {
     event: async ({ event }) => {
       if (event.type === "session.created") {
         const id = event.properties?.sessionID ?? event.properties?.info?.id;
+        const parent = event.properties?.info?.parentID;
+        if (parent) parents.set(id, parent);
         remember(id, "session", quietly("event", { event }));
       } else if (event.type === "session.idle") {
         quietly("event", { event });

@@ -15,7 +15,11 @@
 //!   properties{sessionID, info?}}}`: session start and the end of a turn.
 //!
 //! `model` is the `provider/model` of the session's last prompt, remembered by the
-//! plugin (OpenCode's tool hooks do not name it). The reply is ours too, read by
+//! plugin (OpenCode's tool hooks do not name it); `rootSessionID` is the session a
+//! subagent's child session belongs to (from `session.created`'s `info.parentID`),
+//! the session whose intent it works under. `context` in the reply to
+//! `session.created` and `chat.message` goes into the system prompt (the plugin's
+//! `experimental.chat.system.transform`). The reply is ours too, read by
 //! the plugin: `{"action": "deny", "message"}` makes it throw, which OpenCode
 //! gives the model as the tool's error (the session goes on); `{"action": "allow",
 //! "args"?, "context"?}` lets the call run, with `args` replacing its arguments (a
@@ -110,8 +114,11 @@ impl Adapter for OpenCode {
         };
         let input = payload.get("input").cloned().unwrap_or(Value::Null);
         let properties = &payload["event"]["properties"];
+        // The plugin names the root session of a subagent's (`task`) child session:
+        // the subagent works under its session's intent.
+        let root = string(payload, "rootSessionID")?;
         let session = match (
-            string(&input, "sessionID")?,
+            root.or(string(&input, "sessionID")?),
             properties["sessionID"].as_str(),
         ) {
             (Some(session), _) => session,
