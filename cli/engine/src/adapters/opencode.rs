@@ -397,6 +397,16 @@ mod tests {
     }
 
     #[test]
+    fn capabilities_are_what_the_plugin_can_do() {
+        // A throw refuses one call before it runs; the session goes on.
+        let caps = super::super::capabilities(FrontEnd::OpenCode);
+        assert!(caps.blocks_before_write && !caps.refusal_cancels_task);
+        // `output.args` replaced in place: `bash` can be rewritten to run confined.
+        assert!(FrontEnd::OpenCode.shell_command_slot("bash").is_some());
+        assert!(FrontEnd::OpenCode.shell_command_slot("write").is_none());
+    }
+
+    #[test]
     fn refusals_throw_only_before_a_tool() {
         assert_eq!(
             OpenCode.fail_closed("tool.execute.before", "x")["action"],
