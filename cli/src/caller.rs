@@ -19,6 +19,7 @@ const AGENT_ENV: &[(&str, &str)] = &[
     ("CLINE_ACTIVE", "Cline"),
     ("COPILOT_CLI", "GitHub Copilot CLI"),
     ("QWEN_CODE", "Qwen Code"),
+    ("OPENCODE", "OpenCode"),
 ];
 
 /// Executable names of agent CLIs, looked for among this process's ancestors.
@@ -30,6 +31,7 @@ const AGENT_PROGRAMS: &[(&str, &str)] = &[
     ("cline", "Cline"),
     ("copilot", "GitHub Copilot CLI"),
     ("qwen", "Qwen Code"),
+    ("opencode", "OpenCode"),
 ];
 
 /// Most ancestors looked at (a process tree deeper than this is unusual).

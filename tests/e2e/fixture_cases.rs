@@ -23,6 +23,7 @@ pub const FRONT_ENDS: &[&str] = &[
     "cursor",
     "copilot",
     "qwen-code",
+    "opencode",
     "generic",
 ];
 
@@ -174,6 +175,7 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "cline" => reply["cancel"] == true,
         "cursor" => reply["permission"] == "deny",
         "copilot" => reply["permissionDecision"] == "deny",
+        "opencode" => reply["action"] == "deny",
         "generic" => reply["allowed"] == false,
         other => panic!("{other}"),
     }
@@ -184,6 +186,13 @@ pub fn session_of(fe: &str, payload: &Value) -> Option<String> {
     // A Copilot subagent works under its parent session.
     if fe == "copilot" && payload["parentAgentId"].is_string() {
         return payload["parentAgentId"].as_str().map(str::to_string);
+    }
+    // An OpenCode subagent works under its root session.
+    if fe == "opencode" {
+        let root = payload["rootSessionID"].as_str();
+        return root
+            .or(payload["input"]["sessionID"].as_str())
+            .map(str::to_string);
     }
     let key = match fe {
         "copilot" => "sessionId",
@@ -291,6 +300,13 @@ pub fn event_and_tool(fe: &str, case: &Value) -> (String, String) {
             .map_or_else(|| "-".to_string(), str::to_string);
             (text(&payload["hookName"]), tool)
         }
+        "opencode" => (
+            match text(&payload["hook"]).as_str() {
+                "event" => text(&payload["event"]["type"]),
+                hook => hook.to_string(),
+            },
+            text(&payload["input"]["tool"]),
+        ),
         "generic" => (text(&payload["event"]), text(&payload["tool_name"])),
         _ => (
             text(&payload["hook_event_name"]),

@@ -1,4 +1,4 @@
-//! `confine_shell` with the real Codex, Gemini, Copilot and Cline CLIs
+//! `confine_shell` with the real Codex, Gemini, Copilot and Cline CLIs and OpenCode
 //! (offline, against their scripted model mocks), wired by `intent init --agent`:
 //! the agent runs a script the gate cannot read through (allowed under INT-001,
 //! `src/**`); the hook rewrites it to run under `intent confine`, so its write in
@@ -207,4 +207,29 @@ fn the_cline_cli_runs_an_agents_commands_confined() {
     let results = out.tool_results();
     assert_eq!(results.len(), 2, "{}", out.describe());
     assert_ran_confined(&ws, &results[1], &out.describe());
+}
+
+#[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
+fn opencode_runs_an_agents_commands_confined() {
+    let Some(bin) = crate::opencode::require_opencode() else {
+        return;
+    };
+    if !landlock() {
+        return;
+    }
+    let ws = confined_workspace("opencode", "allow");
+    // `opencode run` quotes its message: the command on a line of its own.
+    let out = crate::opencode::OpenCodeRun::new(&bin, ws.root())
+        .path_prepend(intent_dir())
+        .prompt("Build it.\n/intent INT-001\nThanks.")
+        .step(crate::opencode::Step::bash(COMMAND))
+        .run();
+    out.assert_success();
+    let results = out.tool_results();
+    assert_eq!(results.len(), 1, "{}", out.describe());
+    assert_ran_confined(&ws, &results[0], &out.describe());
 }

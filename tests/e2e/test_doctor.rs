@@ -46,6 +46,8 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
             "copilot",
             "--agent",
             "qwen-code",
+            "--agent",
+            "opencode",
         ],
         None,
     );
@@ -60,6 +62,7 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
         "cursor",
         "copilot",
         "qwen-code",
+        "opencode",
     ] {
         let found = status(&body, &format!("{fe} hook"));
         assert!(
@@ -160,6 +163,7 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
         "cline",
         "copilot",
         "qwen-code",
+        "opencode",
     ];
     for agent in agents {
         let out = ws.run(&["init", "--agent", agent], None);
@@ -349,4 +353,91 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
     ws.run(&["init", "--agent", "cline"], None);
     let (code, body) = doctor(&ws);
     assert_eq!(code, Some(0), "{body:#}");
+}
+
+/// OpenCode: a plugin that is not the one `init` writes fails; `doctor` asks an
+/// `opencode` on PATH (`opencode debug config`) whether it loads the plugin.
+#[test]
+fn doctor_checks_the_opencode_plugin_and_asks_opencode_whether_it_loads_it() {
+    let ws = TestWorkspace::new();
+    let out = ws.run(&["init", "--agent", "opencode"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doctor_with = |bin: Option<&std::path::Path>| {
+        let mut path = std::ffi::OsString::new();
+        if let Some(bin) = bin {
+            path.push(bin);
+            path.push(":");
+        }
+        path.push(crate::common::path_with_intent());
+        let out = ws
+            .command(&["--json", "doctor"])
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), body)
+    };
+    let detail = |body: &Value, prefix: &str| -> String {
+        body["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["check"].as_str().unwrap().starts_with(prefix))
+            .map(|c| format!("{}: {}", c["status"], c["detail"]))
+            .collect()
+    };
+    // No `opencode` on PATH (the test's PATH has none): in place, load not proven.
+    let (code, body) = doctor_with(None);
+    assert_eq!(code, Some(0), "{body:#}");
+    assert_eq!(status(&body, "opencode wiring"), ["ok"], "{body:#}");
+    assert!(
+        detail(&body, "opencode plugin loaded").contains("not proven"),
+        "{body:#}"
+    );
+    // A fake `opencode` whose resolved configuration lists the plugin, then one
+    // whose configuration does not.
+    let bin = tempfile::tempdir().unwrap();
+    let fake = bin.path().join("opencode");
+    let plugin = ws.root().join(".opencode/plugin/intent-ledger.js");
+    let script = |plugins: Value| {
+        let config = json!({"plugin": plugins}).to_string();
+        std::fs::write(&fake, format!("#!/bin/sh\ncat <<'EOF'\n{config}\nEOF\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(json!([format!("file://{}", plugin.display())]));
+    let (code, body) = doctor_with(Some(bin.path()));
+    assert_eq!(code, Some(0), "{body:#}");
+    assert_eq!(status(&body, "opencode plugin loaded"), ["ok"], "{body:#}");
+    assert!(
+        detail(&body, "opencode plugin loaded").contains("debug config` lists"),
+        "{body:#}"
+    );
+    script(json!(["file:///elsewhere/other.js"]));
+    let (code, body) = doctor_with(Some(bin.path()));
+    assert_eq!(code, Some(1), "{body:#}");
+    assert_eq!(
+        status(&body, "opencode plugin loaded"),
+        ["fail"],
+        "{body:#}"
+    );
+    // An edited plugin (here: refusals no longer thrown) is not ours any more.
+    let text = std::fs::read_to_string(&plugin).unwrap();
+    std::fs::write(&plugin, text.replace("throw new Error", "console.log")).unwrap();
+    let (code, body) = doctor_with(None);
+    assert_eq!(code, Some(1), "{body:#}");
+    assert!(
+        detail(&body, "opencode wiring").contains("not the plugin this intent writes"),
+        "{body:#}"
+    );
+    assert!(ws
+        .run(&["init", "--agent", "opencode"], None)
+        .status
+        .success());
+    assert_eq!(doctor_with(None).0, Some(0));
+    // A file of someone else's is not overwritten.
+    std::fs::write(&plugin, "export const Mine = async () => ({});\n").unwrap();
+    let out = ws.run(&["init", "--agent", "opencode"], None);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not ours"), "{}", stderr(&out));
 }

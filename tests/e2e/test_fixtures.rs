@@ -156,6 +156,11 @@ fn qwen_code_fixtures() {
 }
 
 #[test]
+fn opencode_fixtures() {
+    run_front_end("opencode");
+}
+
+#[test]
 fn generic_fixtures() {
     run_front_end("generic");
 }
@@ -301,6 +306,26 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
                 "PostToolUse mcp__intent__select_active_intent",
                 "PostToolUseFailure",
                 "Stop",
+            ],
+        ),
+        (
+            "opencode",
+            &[
+                "session.created",
+                "chat.message",
+                "tool.execute.before write",
+                "tool.execute.before edit",
+                "tool.execute.before multiedit",
+                "tool.execute.before apply_patch",
+                "tool.execute.before bash",
+                "tool.execute.before read",
+                "tool.execute.before intent_select_active_intent",
+                "tool.execute.after write",
+                "tool.execute.after edit",
+                "tool.execute.after apply_patch",
+                "tool.execute.after bash",
+                "tool.execute.after intent_select_active_intent",
+                "session.idle",
             ],
         ),
         (

@@ -15,6 +15,7 @@ pub const GATED: &[&str] = &[
     "cline",
     "copilot",
     "qwen-code",
+    "opencode",
     "generic",
 ];
 
@@ -58,6 +59,7 @@ impl Native<'_> {
                 json!({"path": path, "content": content}),
             ),
             "copilot" => ("create".into(), json!({"path": abs, "file_text": content})),
+            "opencode" => ("write".into(), json!({"filePath": abs, "content": content})),
             other => panic!("no writes for {other}"),
         }
     }
@@ -75,6 +77,10 @@ impl Native<'_> {
             ),
             "copilot" => (
                 "intent-select_active_intent".into(),
+                json!({"intent_id": id}),
+            ),
+            "opencode" => (
+                "intent_select_active_intent".into(),
                 json!({"intent_id": id}),
             ),
             other => panic!("no select for {other}"),
@@ -170,6 +176,19 @@ impl Native<'_> {
                 }
                 p
             }
+            "opencode" => {
+                // As the plugin hands OpenCode's hook arguments over.
+                let call = json!({"tool": tool, "sessionID": session, "callID": format!("{session}-{tool}")});
+                let mut p = json!({"hook": if post {"tool.execute.after"} else {"tool.execute.before"},
+                    "directory": root, "worktree": root, "input": call});
+                if post {
+                    p["input"]["args"] = input.clone();
+                    p["output"] = json!({"title": "", "metadata": {}, "output": "done"});
+                } else {
+                    p["output"] = json!({"args": input});
+                }
+                p
+            }
             other => panic!("no tools for {other}"),
         }
     }
@@ -193,6 +212,7 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "generic" => reply["allowed"] == false,
         "cursor" => reply["permission"] == "deny",
         "copilot" => reply["permissionDecision"] == "deny",
+        "opencode" => reply["action"] == "deny",
         other => panic!("{other}"),
     }
 }
@@ -368,15 +388,28 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         let session_key = match *fe {
             "cline" => "taskId",
             "copilot" => "sessionId",
+            "opencode" => "sessionID",
             _ => "session_id",
         };
-        wrong[session_key] = json!(42);
+        // OpenCode's session is in the hook's `input`.
+        fn session_of<'a>(
+            fe: &str,
+            payload: &'a mut Value,
+        ) -> &'a mut serde_json::Map<String, Value> {
+            let payload = if fe == "opencode" {
+                &mut payload["input"]
+            } else {
+                payload
+            };
+            payload.as_object_mut().unwrap()
+        }
+        session_of(fe, &mut wrong).insert(session_key.into(), json!(42));
         bad_inputs.push((
             "a number for the session".into(),
             wrong.to_string().into_bytes(),
         ));
         let mut missing = good.clone();
-        missing.as_object_mut().unwrap().remove(session_key);
+        session_of(fe, &mut missing).remove(session_key);
         bad_inputs.push(("no session".into(), missing.to_string().into_bytes()));
         for (what, bytes) in bad_inputs {
             let out = ws.run(&["hook", fe], Some(&bytes));
@@ -394,6 +427,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         match *fe {
             "cline" => unknown["preToolUse"]["toolName"] = json!("frobnicate"),
             "copilot" => unknown["toolName"] = json!("frobnicate"),
+            "opencode" => unknown["input"]["tool"] = json!("frobnicate"),
             _ => unknown["tool_name"] = json!("frobnicate"),
         }
         let reply = run(&ws, fe, &unknown);
@@ -451,6 +485,8 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         "copilot",
         "--agent",
         "qwen-code",
+        "--agent",
+        "opencode",
     ];
     let out = ws.run(&args, None);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -470,6 +506,7 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         ".clinerules/hooks/PreToolUse",
         ".github/hooks/intent.json",
         ".qwen/settings.json",
+        ".opencode/plugin/intent-ledger.js",
     ] {
         assert!(written.contains(&file), "{file} not in {written:?}");
     }
@@ -558,6 +595,20 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
     assert!(qwen_cmd.ends_with("hook qwen-code"), "{qwen_cmd}");
     let reply = run_configured(&ws, &qwen_cmd, &pre_write(&ws, "qwen-code", "x"));
     assert!(refused("qwen-code", &reply), "{reply}");
+    // OpenCode: the plugin runs `<COMMAND> hook opencode` through sh.
+    let plugin =
+        std::fs::read_to_string(ws.root().join(".opencode/plugin/intent-ledger.js")).unwrap();
+    let command: String = plugin
+        .lines()
+        .find_map(|l| l.strip_prefix("const COMMAND = "))
+        .and_then(|c| serde_json::from_str(c.trim_end_matches(';')).ok())
+        .expect("the plugin names its command");
+    let reply = run_configured(
+        &ws,
+        &format!("exec {command} hook opencode"),
+        &pre_write(&ws, "opencode", "x"),
+    );
+    assert!(refused("opencode", &reply), "{reply}");
 }
 
 #[test]

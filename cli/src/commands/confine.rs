@@ -49,6 +49,9 @@ const PROTECTED: &[&str] = &[
     ".cursor",
     ".github/hooks",
     ".mcp.json",
+    ".opencode",
+    "opencode.json",
+    "opencode.jsonc",
 ];
 
 /// What a confined command may write.

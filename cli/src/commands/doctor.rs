@@ -306,10 +306,18 @@ fn front_ends(root: &Path) -> Vec<Check> {
             .map(|(name, status, detail)| Check::new(name, status, detail)),
     );
     if checks.is_empty() {
+        // Every front-end with a wiring, so a new one is named without an edit here.
+        let others: Vec<&str> = crate::frontends::all()
+            .map(|(fe, _)| fe.as_str())
+            .filter(|fe| *fe != "claude-code")
+            .collect();
         checks.push(Check::new(
             "front-ends",
             "warn",
-            "no front-end is wired; run `intent init --agent claude-code` (or codex, gemini, cline, cursor, copilot, qwen-code)",
+            format!(
+                "no front-end is wired; run `intent init --agent claude-code` (or {})",
+                others.join(", ")
+            ),
         ));
     }
     checks

@@ -15,6 +15,7 @@ pub(crate) mod config;
 pub mod copilot;
 pub mod cursor;
 pub mod gemini;
+pub mod opencode;
 pub mod probe;
 pub mod qwen;
 
@@ -46,6 +47,7 @@ pub fn wiring(front_end: FrontEnd) -> Option<&'static Wiring> {
         FrontEnd::Cursor => Some(&cursor::WIRING),
         FrontEnd::Copilot => Some(&copilot::WIRING),
         FrontEnd::QwenCode => Some(&qwen::WIRING),
+        FrontEnd::OpenCode => Some(&opencode::WIRING),
         FrontEnd::Generic => None,
     }
 }

@@ -54,6 +54,7 @@ pub const REGISTRY: &[(&str, Sharing)] = &[
     ("CLINE_ACTIVE", Sharing::Own),
     ("COPILOT_CLI", Sharing::Own),
     ("QWEN_CODE", Sharing::Own),
+    ("OPENCODE", Sharing::Own),
 ];
 
 /// Whether the helper must share `name`'s value with the hooks it answers.

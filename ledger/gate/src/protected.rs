@@ -36,6 +36,11 @@ const PROTECTED: &[(&str, bool, &str)] = &[
     // Every JSON file here is a hook configuration of GitHub Copilot (CLI and
     // coding agent).
     (".github/hooks", true, "GitHub Copilot's hook configuration"),
+    // OpenCode loads every plugin under `.opencode/` (ours runs the hook) and reads
+    // its configuration from `opencode.json(c)`.
+    (".opencode", true, "OpenCode's plugins and configuration"),
+    ("opencode.json", false, "OpenCode's configuration"),
+    ("opencode.jsonc", false, "OpenCode's configuration"),
 ];
 
 /// What `rel` (workspace-relative, `/`-separated) is if agents may not write it.

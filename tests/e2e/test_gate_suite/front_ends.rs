@@ -21,10 +21,11 @@ pub(super) enum Fe {
     ClineCli,
     Copilot,
     QwenCode,
+    OpenCode,
     Generic,
 }
 
-pub(super) const FRONT_ENDS: [Fe; 9] = [
+pub(super) const FRONT_ENDS: [Fe; 10] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
@@ -33,6 +34,7 @@ pub(super) const FRONT_ENDS: [Fe; 9] = [
     Fe::ClineCli,
     Fe::Copilot,
     Fe::QwenCode,
+    Fe::OpenCode,
     Fe::Generic,
 ];
 
@@ -46,6 +48,7 @@ impl Fe {
             Fe::Cline | Fe::ClineCli => "cline",
             Fe::Copilot => "copilot",
             Fe::QwenCode => "qwen-code",
+            Fe::OpenCode => "opencode",
             Fe::Generic => "generic",
         }
     }
@@ -176,6 +179,23 @@ impl Fe {
                 format!("{server}-{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
+            (Fe::OpenCode, Call::Shell(cmd)) => (
+                "bash".into(),
+                json!({"command": fill(cmd), "description": "suite"}),
+            ),
+            (Fe::OpenCode, Call::Write(path)) => (
+                "write".into(),
+                json!({"filePath": abs(path), "content": "x\n"}),
+            ),
+            (Fe::OpenCode, Call::Edit(path)) => (
+                "edit".into(),
+                json!({"filePath": abs(path), "oldString": "a", "newString": "b"}),
+            ),
+            // OpenCode names an MCP tool `<server>_<tool>`.
+            (Fe::OpenCode, Call::Mcp(server, tool, args)) => (
+                format!("{server}_{tool}"),
+                serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
+            ),
             (Fe::Cursor, _) => return self.cursor_payload(&root_text, call, &fill),
         };
         match self {
@@ -231,6 +251,11 @@ impl Fe {
             // The event comes from `--event` (see `ask_gate`), as `intent init` wires it.
             Fe::Copilot => json!({"sessionId": SESSION, "timestamp": 1795617496091u64,
                 "cwd": root_text, "toolName": tool, "toolArgs": input}),
+            // As the plugin hands `tool.execute.before` over.
+            Fe::OpenCode => json!({"hook": "tool.execute.before", "directory": root_text,
+                "worktree": root_text, "model": "mock/mock-coder",
+                "input": {"tool": tool, "sessionID": SESSION, "callID": format!("call_suite_{n}")},
+                "output": {"args": input}}),
             Fe::Cursor => unreachable!(),
         }
     }

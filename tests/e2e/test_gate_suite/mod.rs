@@ -77,9 +77,10 @@ fn every_front_end_meets_the_gate_spec() {
             Config::PolicyIntent,
         ] {
             // Cursor sends an MCP tool's name without its server, Copilot joins
-            // them with `-` (server names hold `-` too): the policy's
-            // `mcp__fs__read_file` cannot be matched there.
-            if config.has_policy() && matches!(fe, Fe::Cursor | Fe::Copilot) {
+            // them with `-` (server names hold `-` too), OpenCode with `_` (tool
+            // names hold `_` too): the policy's `mcp__fs__read_file` cannot be
+            // matched there.
+            if config.has_policy() && matches!(fe, Fe::Cursor | Fe::Copilot | Fe::OpenCode) {
                 continue;
             }
             let list = if config.has_policy() {
@@ -260,7 +261,10 @@ fn adapter_output_is_parsed(fe: Fe) {
     for junk in [json!("allow"), json!([]), json!(null), json!(1)] {
         assert!(fe.parse(&junk).is_err(), "{}: {junk}", fe.arg());
     }
-    if matches!(fe, Fe::Cursor | Fe::Cline | Fe::ClineCli | Fe::Generic) {
+    if matches!(
+        fe,
+        Fe::Cursor | Fe::Cline | Fe::ClineCli | Fe::OpenCode | Fe::Generic
+    ) {
         // These formats must say allow explicitly.
         assert!(fe.parse(&json!({})).is_err(), "{}", fe.arg());
     }
@@ -304,6 +308,11 @@ fn copilot_replies_are_parsed() {
 #[test]
 fn qwen_code_replies_are_parsed() {
     adapter_output_is_parsed(Fe::QwenCode);
+}
+
+#[test]
+fn opencode_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::OpenCode);
 }
 
 #[test]

@@ -151,6 +151,15 @@ impl Fe {
                 }
                 None => Err(format!("no boolean `cancel`: {reply}")),
             },
+            // The plugin throws unless the action is `allow`.
+            Fe::OpenCode => match obj.get("action").and_then(Value::as_str) {
+                Some("allow") => Ok(allow()),
+                Some("deny") => {
+                    let text = text_of(obj.get("message"));
+                    Ok(refusal(&text, asks(&text)))
+                }
+                _ => Err(format!("no `action`: {reply}")),
+            },
             Fe::Generic => match obj.get("allowed").and_then(Value::as_bool) {
                 Some(true) => Ok(allow()),
                 Some(false) => {

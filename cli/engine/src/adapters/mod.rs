@@ -14,6 +14,7 @@ pub mod cursor;
 pub(crate) mod fields;
 pub(crate) mod gemini;
 pub(crate) mod generic;
+pub mod opencode;
 pub(crate) mod patch;
 pub(crate) mod qwen;
 pub(crate) mod tools;
@@ -117,6 +118,7 @@ pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
         FrontEnd::Cursor => &cursor::Cursor,
         FrontEnd::Copilot => &copilot::Copilot,
         FrontEnd::QwenCode => &qwen::Qwen,
+        FrontEnd::OpenCode => &opencode::OpenCode,
         FrontEnd::Generic => &generic::Generic,
     }
 }
@@ -140,8 +142,15 @@ pub fn detect(payload: &Value) -> FrontEnd {
         .and_then(Value::as_str)
         .and_then(|path| path.rsplit(['/', '\\']).next())
         .is_some_and(|file| file.starts_with("rollout-"));
+    // OpenCode's plugin names the plugin hook it was called from.
+    let opencode_hook = payload
+        .get(opencode::HOOK_FIELD)
+        .and_then(Value::as_str)
+        .is_some_and(|hook| hook == "event" || opencode::EVENTS.contains(&hook));
     if has("clineVersion") || has("hookName") || has("taskId") {
         FrontEnd::Cline
+    } else if opencode_hook {
+        FrontEnd::OpenCode
     } else if has("toolArgs") || has("toolResult") || has(copilot::EVENT_FIELD) || has("sessionId")
     {
         FrontEnd::Copilot

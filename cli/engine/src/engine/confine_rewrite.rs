@@ -57,6 +57,8 @@ impl FrontEnd {
             (FrontEnd::Cursor, "Shell") => Some(Line("command")),
             // Qwen Code 0.24.4's `PreToolUse` takes no `updatedInput` (only its
             // `PermissionRequest` hook does, when Qwen itself would ask): none.
+            // The plugin puts the new arguments in place of `output.args` (1.18.33).
+            (FrontEnd::OpenCode, "bash") => Some(Line("command")),
             _ => None,
         }
     }

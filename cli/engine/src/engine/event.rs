@@ -24,13 +24,16 @@ pub enum FrontEnd {
     Copilot,
     /// Qwen Code (`.qwen/settings.json` hooks, Claude Code's format).
     QwenCode,
+    /// OpenCode (`.opencode/plugin/intent-ledger.js`, a plugin running our hook).
+    #[value(name = "opencode")]
+    OpenCode,
     /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
 }
 
 impl FrontEnd {
     /// Every front-end, in the order the CLI lists them.
-    pub const ALL: [FrontEnd; 8] = [
+    pub const ALL: [FrontEnd; 9] = [
         FrontEnd::ClaudeCode,
         FrontEnd::Codex,
         FrontEnd::Gemini,
@@ -38,6 +41,7 @@ impl FrontEnd {
         FrontEnd::Cursor,
         FrontEnd::Copilot,
         FrontEnd::QwenCode,
+        FrontEnd::OpenCode,
         FrontEnd::Generic,
     ];
 
@@ -51,6 +55,7 @@ impl FrontEnd {
             FrontEnd::Cursor => "cursor",
             FrontEnd::Copilot => "copilot",
             FrontEnd::QwenCode => "qwen-code",
+            FrontEnd::OpenCode => "opencode",
             FrontEnd::Generic => "generic",
         }
     }

@@ -1,7 +1,8 @@
 //! The demo's front-end tour: one small session replayed through Codex's, Gemini
-//! CLI's, GitHub Copilot CLI's and Qwen Code's native hook payloads (`intent hook
-//! codex`, `intent hook gemini`, `intent hook copilot --event …`, `intent hook
-//! qwen-code`), each into a workspace of its own; the ledgers come out the same.
+//! CLI's, GitHub Copilot CLI's, Qwen Code's and OpenCode's native hook payloads
+//! (`intent hook codex`, `intent hook gemini`, `intent hook copilot --event …`,
+//! `intent hook qwen-code`, what OpenCode's plugin sends `intent hook opencode`),
+//! each into a workspace of its own; the ledgers come out the same.
 
 use std::io::Write;
 use std::path::Path;
@@ -15,7 +16,7 @@ use super::say;
 /// Replays the session through each front-end and compares the ledgers.
 pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let mut ledgers = Vec::new();
-    for fe in ["codex", "gemini", "copilot", "qwen-code"] {
+    for fe in ["codex", "gemini", "copilot", "qwen-code", "opencode"] {
         let ws = super::side_dir(root, fe);
         let _ = std::fs::remove_dir_all(&ws);
         std::fs::create_dir_all(&ws)?;
@@ -38,6 +39,7 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
                 "codex" => ".codex/hooks.json, .codex/config.toml",
                 "gemini" => ".gemini/settings.json",
                 "qwen-code" => ".qwen/settings.json",
+                "opencode" => ".opencode/plugin/intent-ledger.js",
                 _ => ".github/hooks/intent.json",
             }
         ));
@@ -90,6 +92,20 @@ impl Session<'_> {
                 "tool_name": tool, "tool_input": input, "tool_use_id": format!("call_{tool}")});
             if post {
                 p["tool_response"] = json!("Exit code: 0\nOutput:\nSuccess.");
+            }
+            p
+        } else if self.fe == "opencode" {
+            // What the plugin hands over: OpenCode's hook arguments.
+            let call =
+                json!({"tool": tool, "sessionID": "ses_demo", "callID": format!("call_{tool}")});
+            let mut p = json!({"hook": if post {"tool.execute.after"} else {"tool.execute.before"},
+                "directory": ws, "worktree": ws, "model": "anthropic/claude-sonnet-4-5", "input": call});
+            if post {
+                p["input"]["args"] = input.clone();
+                p["output"] =
+                    json!({"title": "", "metadata": {}, "output": "Wrote file successfully."});
+            } else {
+                p["output"] = json!({"args": input});
             }
             p
         } else if self.fe == "copilot" {
@@ -155,6 +171,7 @@ impl Session<'_> {
         reply["hookSpecificOutput"]["permissionDecision"] == "deny"
             || reply["decision"] == "deny"
             || reply["permissionDecision"] == "deny"
+            || reply["action"] == "deny"
     }
 
     fn write(&self, rel: &str, content: &str, what: &str) -> anyhow::Result<()> {
@@ -166,6 +183,7 @@ impl Session<'_> {
                 ("apply_patch", json!({"command": patch}))
             }
             "copilot" => ("create", json!({"path": path, "file_text": content})),
+            "opencode" => ("write", json!({"filePath": path, "content": content})),
             _ => ("write_file", json!({"file_path": path, "content": content})),
         };
         let reply = self.hook(&self.payload(false, tool, &input))?;
@@ -175,6 +193,7 @@ impl Session<'_> {
                 .as_str()
                 .or(reply["permissionDecisionReason"].as_str())
                 .or(reply["reason"].as_str())
+                .or(reply["message"].as_str())
                 .unwrap_or_default();
             let structured: Value = reason
                 .lines()
@@ -206,6 +225,7 @@ impl Session<'_> {
             "codex" => "mcp__intent__select_active_intent",
             "copilot" => "intent-select_active_intent",
             "qwen-code" => "mcp__intent__select_active_intent",
+            "opencode" => "intent_select_active_intent",
             _ => "select_active_intent",
         };
         let input = json!({"intent_id": id});
@@ -223,6 +243,7 @@ fn refusal_shape(reply: &Value) -> String {
             "hookSpecificOutput.permissionDecision = {}",
             out["permissionDecision"]
         ),
+        None if reply.get("action").is_some() => format!("action = {}", reply["action"]),
         None if reply.get("permissionDecision").is_some() => {
             format!("permissionDecision = {}", reply["permissionDecision"])
         }

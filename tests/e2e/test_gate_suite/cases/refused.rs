@@ -126,6 +126,8 @@ pub(super) fn protected_files(c: &mut Cases) {
             "echo '{\"version\":1,\"hooks\":{}}' > .github/hooks/intent.json",
             "rm -rf .github/hooks",
             "mv src/a.ts .github/hooks/intent.json",
+            "rm -f .opencode/plugin/intent-ledger.js",
+            "echo '{\"plugin\":[]}' > opencode.json",
             "echo '{}' > .claude/settings.local.json",
             "mv src/a.ts .claude/settings.json",
             "cp -r src/ .orchestration/",

@@ -1,0 +1,209 @@
+//! `intent hook opencode` proven with the real OpenCode (offline, against the
+//! scripted chat-completions mock), wired by `intent init --agent opencode`: a write
+//! without an intent is refused before the file exists and the session goes on;
+//! with the intent named in the prompt, writes in scope are traced with chained
+//! hashes, a write outside the scope is refused, a failing command leaves a lesson,
+//! and `intent doctor` proves OpenCode loads the plugin.
+
+use std::path::Path;
+
+use intent_gate::bytes_sha256;
+use intent_ledger::Event;
+use serde_json::Value;
+
+use crate::common::{intent_bin, TestWorkspace};
+use crate::opencode::{opencode_command, require_opencode, OpenCodeRun, Step, MODEL};
+use crate::test_codex::{assert_intact, events_of, spec_workspace};
+
+/// Wired the way a user does it: `intent init --agent opencode`.
+fn wired_workspace() -> TestWorkspace {
+    let ws = spec_workspace();
+    let out = ws.run(&["init", "--agent", "opencode"], None);
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    ws
+}
+
+fn opencode(ws: &TestWorkspace, bin: &Path) -> OpenCodeRun {
+    OpenCodeRun::new(bin, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
+}
+
+fn denied(ws: &TestWorkspace) -> Vec<Event> {
+    events_of(ws, "tool.pre")
+        .into_iter()
+        .filter(|e| e.data["decision"] == "deny")
+        .collect()
+}
+
+#[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
+fn opencode_write_without_an_intent_is_refused_before_it_happens() {
+    let Some(bin) = require_opencode() else {
+        return;
+    };
+    let ws = wired_workspace();
+    let target = ws.root().join("src/a.ts");
+    let out = opencode(&ws, &bin)
+        .prompt("Add the module src/a.ts please.")
+        .step(Step::write(&target, "export const a = 1;\n"))
+        .step(Step::bash("ls"))
+        .run();
+    out.assert_success();
+    eprintln!("opencode session took {:?}", out.run.elapsed);
+    assert!(!target.exists(), "the refused write ran");
+    let denied = denied(&ws);
+    assert_eq!(denied.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
+    assert_eq!(denied[0].data["reason"]["type"], "no_active_intent");
+    assert_eq!(denied[0].data["front_end"], "opencode");
+    assert_eq!(denied[0].data["tool"], "write");
+    let session = denied[0].session.clone().expect("a session");
+    assert!(session.starts_with("ses_"), "{session}");
+    // The refusal reached the model as the tool's error, and the session went on:
+    // the next scripted call ran.
+    let results = out.tool_results();
+    assert!(
+        results.len() == 2 && results[0].contains("no_active_intent"),
+        "{}",
+        out.describe()
+    );
+    assert!(
+        events_of(&ws, "tool.post")
+            .iter()
+            .any(|e| e.data["tool"] == "bash"),
+        "{:#?}",
+        ws.events()
+    );
+    // The plugin's session and stop events, from OpenCode's bus.
+    for kind in ["session.start", "prompt", "session.stop"] {
+        let found = events_of(&ws, kind);
+        assert!(
+            found.iter().any(|e| e.session.as_deref() == Some(&session)),
+            "no {kind} for {session}: {:#?}",
+            ws.events()
+        );
+    }
+    // What intent said at the start reached the model, in the system prompt.
+    assert!(
+        out.last_system_prompt().contains("select_active_intent"),
+        "{}",
+        out.last_system_prompt()
+    );
+    assert!(events_of(&ws, "trace").is_empty());
+    assert_intact(&ws);
+}
+
+#[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
+fn opencode_writes_in_scope_are_traced_and_out_of_scope_refused() {
+    let Some(bin) = require_opencode() else {
+        return;
+    };
+    let ws = wired_workspace();
+    let module = ws.root().join("src/a.ts");
+    let first = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
+    // `opencode run` hands its message over in double quotes: the selection
+    // command is on a line of its own in the middle.
+    let out = opencode(&ws, &bin)
+        .prompt("Add the greeting module.\n/intent INT-001\nThanks.")
+        .step(Step::write(&module, first))
+        .step(Step::edit(&module, "`hi ${name}`", "`hello ${name}`"))
+        .step(Step::write(&ws.root().join("docs/x.md"), "# not mine\n"))
+        .step(Step::bash("ls src/no-such-dir"))
+        .run();
+    out.assert_success();
+    eprintln!("opencode session took {:?}", out.run.elapsed);
+    let selected = events_of(&ws, "intent.selected");
+    assert_eq!(selected.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
+    assert_eq!(selected[0].data["via"], "prompt");
+    let session = selected[0].session.clone().expect("a session");
+
+    let written = std::fs::read(&module).expect("src/a.ts");
+    assert_eq!(written, first.replace("`hi ", "`hello ").as_bytes());
+    let traces = events_of(&ws, "trace");
+    assert_eq!(traces.len(), 2, "{:#?}", ws.events());
+    for trace in &traces {
+        assert_eq!(trace.data["path"], "src/a.ts");
+        assert_eq!(trace.data["front_end"], "opencode");
+        assert_eq!(trace.data["intent_id"], "INT-001");
+        assert_eq!(trace.data["model"], MODEL, "{}", trace.data);
+        assert_eq!(trace.session.as_deref(), Some(session.as_str()));
+    }
+    assert_eq!(traces[0].data["before_sha256"], Value::Null);
+    assert_eq!(
+        traces[0].data["after_sha256"],
+        bytes_sha256(first.as_bytes())
+    );
+    assert_eq!(
+        traces[1].data["before_sha256"],
+        traces[0].data["after_sha256"]
+    );
+    assert_eq!(traces[1].data["after_sha256"], bytes_sha256(&written));
+
+    // Outside the scope: refused before the file exists; the session went on.
+    assert!(
+        !ws.root().join("docs/x.md").exists(),
+        "the refused write ran"
+    );
+    let denied = denied(&ws);
+    assert_eq!(denied.len(), 1, "{:#?}", ws.events());
+    assert_eq!(denied[0].data["reason"]["type"], "scope_violation");
+    assert_eq!(denied[0].data["reason"]["attempted_path"], "docs/x.md");
+    let results = out.tool_results();
+    assert!(
+        results.len() == 4 && results[2].contains("scope_violation"),
+        "{}",
+        out.describe()
+    );
+
+    // The failing command (exit 2) leaves a lesson under the intent.
+    let lessons: Vec<Event> = events_of(&ws, "lesson")
+        .into_iter()
+        .filter(|e| e.data["origin"] == "tool_failure")
+        .collect();
+    assert_eq!(lessons.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
+    assert_eq!(lessons[0].data["intent_id"], "INT-001");
+    assert!(
+        lessons[0].data["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("bash failed"),
+        "{}",
+        lessons[0].data
+    );
+    assert_intact(&ws);
+    let verify = ws.run(&["verify"], None);
+    assert!(
+        verify.status.success(),
+        "{}",
+        crate::common::stderr(&verify)
+    );
+
+    // `doctor`, with this `opencode` on PATH, proves OpenCode loads the plugin.
+    let bin_dir = bin.parent().unwrap().to_path_buf();
+    let intent_dir = Path::new(intent_bin()).parent().unwrap().to_path_buf();
+    let mut doctor = opencode_command(
+        Path::new(intent_bin()),
+        ws.root(),
+        out.home(),
+        &[bin_dir, intent_dir],
+    );
+    doctor.args(["--json", "doctor"]);
+    let done = crate::cliproc::run_with_limit(doctor, std::time::Duration::from_secs(120));
+    let body: Value = serde_json::from_str(&done.stdout).expect("doctor's JSON");
+    let check = body["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "opencode plugin loaded")
+        .unwrap_or_else(|| panic!("{body:#}"));
+    assert_eq!(check["status"], "ok", "{body:#}");
+    assert!(
+        check["detail"].as_str().unwrap().contains("lists"),
+        "{body:#}"
+    );
+}
