@@ -89,7 +89,7 @@ fn main() {
     let lose_cache = || {
         let _ = std::fs::remove_dir_all(ws.cache_dir());
     };
-    let checkpoints = intent_ledger::state::checkpoint::dir(&ledger);
+    let checkpoints = intent_state::checkpoint::dir(&ledger);
     let floor = median_ms(
         (0..runs * 4)
             .map(|_| {
@@ -108,7 +108,7 @@ fn main() {
             })
             .collect(),
     );
-    let wrote_checkpoint = intent_ledger::state::checkpoint::newest_end(&ledger) > 0;
+    let wrote_checkpoint = intent_state::checkpoint::newest_end(&ledger) > 0;
     let at_tail = median_ms(
         (0..runs)
             .map(|_| {

@@ -110,7 +110,9 @@ pub enum LedgerError {
 }
 
 impl LedgerError {
-    pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
+    /// An I/O error on `path` (the projections built beside the ledger report
+    /// theirs the same way).
+    pub fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
         LedgerError::Io {
             path: path.into(),
             source,

@@ -24,7 +24,6 @@ mod reader;
 pub mod recovery;
 pub mod redact;
 pub mod spec;
-pub mod state;
 mod verify;
 pub mod workspace;
 mod writer;

@@ -7,7 +7,6 @@ mod test_reader;
 mod test_redact;
 mod test_spec_edit;
 mod test_specs;
-mod test_state;
 mod test_torn_tail;
 mod test_verify;
 

@@ -10,8 +10,8 @@
 
 use std::path::Path;
 
-pub use intent_ledger::state::Stamp;
 use intent_ledger::{Event, LedgerError, LineReader};
+pub use intent_state::Stamp;
 
 /// Why a projection or a query failed.
 #[derive(Debug, thiserror::Error)]

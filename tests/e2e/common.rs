@@ -190,7 +190,7 @@ pub fn demo() -> (tempfile::TempDir, PathBuf) {
 /// Asserts that the hook state cached (caught up event by event by the hooks)
 /// equals the state rebuilt from the whole ledger.
 pub fn assert_state_equals_rebuild(ws: &TestWorkspace) {
-    use intent_ledger::state::{HookState, StateCache};
+    use intent_state::{HookState, StateCache};
     let end = std::fs::metadata(ws.ledger()).unwrap().len();
     let rebuilt = HookState::rebuild(&ws.ledger(), end).unwrap();
     let cache = StateCache::new(&ws.root().join(".orchestration/.cache"));

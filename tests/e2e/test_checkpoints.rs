@@ -26,7 +26,7 @@ fn hook(ws: &TestWorkspace, payload: &Value) -> Value {
 }
 
 fn checkpoints(ws: &TestWorkspace) -> Vec<std::path::PathBuf> {
-    let dir = intent_ledger::state::checkpoint::dir(&ws.ledger());
+    let dir = intent_state::checkpoint::dir(&ws.ledger());
     let mut found: Vec<_> = std::fs::read_dir(dir)
         .map(|entries| entries.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
@@ -81,7 +81,7 @@ fn mark(path: &std::path::Path) -> Value {
 }
 
 fn loaded_evidence(ws: &TestWorkspace) -> Value {
-    use intent_ledger::state::StateCache;
+    use intent_state::StateCache;
     let cache = StateCache::new(&ws.root().join(".orchestration/.cache"));
     let state = intent_ledger::Ledger::open(ws.ledger())
         .unwrap()

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use clap::Args;
 use intent_ledger::spec::{validate, Diagnostic, SpecDocument};
-use intent_ledger::state::Stamp;
 use intent_ledger::{verify_path, Workspace};
+use intent_state::Stamp;
 use serde_json::{json, Value};
 
 use crate::config::Config;

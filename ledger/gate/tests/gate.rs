@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use intent_gate::{decide, Action, ActionClass, GateInput, Policy, ReasonKind, Verdict};
 use intent_ledger::spec::SpecDocument;
-use intent_ledger::state::{HookState, SessionState};
+use intent_state::{HookState, SessionState};
 
 const SPECS: &str = r#"active_intents:
   - id: INT-001

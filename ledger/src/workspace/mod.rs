@@ -295,7 +295,7 @@ pub mod migrate;
 
 /// Adds the ledger's own files to `.orchestration/.gitignore` when an older `init`
 /// wrote it without them: nothing intent writes may show up as a change to commit.
-pub(crate) fn ensure_ignored(gitignore: &Path) -> Result<()> {
+pub fn ensure_ignored(gitignore: &Path) -> Result<()> {
     let text = std::fs::read_to_string(gitignore).unwrap_or_default();
     let missing: Vec<&str> = IGNORED
         .iter()

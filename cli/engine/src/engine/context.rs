@@ -5,7 +5,7 @@
 //! capped in size and XML-escaped.
 
 use intent_ledger::spec::{IntentSpec, IntentsFile, SpecDocument};
-use intent_ledger::state::{HookState, DIGEST_LEN};
+use intent_state::{HookState, DIGEST_LEN};
 
 /// Upper bound on the rendered block, in bytes.
 pub const MAX_CONTEXT_BYTES: usize = 6 * 1024;

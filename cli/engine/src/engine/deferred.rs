@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use intent_ast_hash::SourceFile;
-use intent_ledger::state::{HookState, KeptState, StateCache};
 use intent_ledger::{LedgerOptions, Workspace};
+use intent_state::{HookState, KeptState, StateCache};
 use serde_json::Value;
 
 use super::analysis_cache;

@@ -39,11 +39,11 @@ use intent_ledger::payload::{
     HookWarning, Payload, Prompt, SessionStart, SessionStop, TurnVerdict,
 };
 use intent_ledger::spec::SpecDocument;
-use intent_ledger::state::{HookState, StateCache};
 use intent_ledger::{
     kinds, DerivedIds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction,
     Workspace,
 };
+use intent_state::{HookState, StateCache};
 use serde_json::Value;
 
 use crate::Hook;

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use intent_ledger::payload::IntentSpec;
 use intent_ledger::spec::{validate, SpecDocument};
-use intent_ledger::state::HookState;
 use intent_ledger::{NewEvent, Transaction, Workspace};
+use intent_state::HookState;
 
 use super::resident::Resident;
 

@@ -111,8 +111,7 @@ fn hook_latencies(work: &Workload, runs: usize) -> anyhow::Result<Value> {
     // The derived caches lost: the next hook starts from the newest checkpoint
     // beside the ledger (written by the rebuild above when the ledger is past
     // `checkpoint::EVERY_BYTES`), else rebuilds again.
-    let checkpointed =
-        intent_ledger::state::checkpoint::newest_end(&Workspace::at(root).ledger_path()) > 0;
+    let checkpointed = intent_state::checkpoint::newest_end(&Workspace::at(root).ledger_path()) > 0;
     let _ = std::fs::remove_dir_all(Workspace::at(root).cache_dir());
     let started = Instant::now();
     timed_process(

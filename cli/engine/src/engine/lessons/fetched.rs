@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 
-use intent_ledger::state::{RecentLesson, Stamp, RECENT_LESSONS};
 use intent_ledger::{LineReader, Workspace};
+use intent_state::{RecentLesson, Stamp, RECENT_LESSONS};
 use serde::{Deserialize, Serialize};
 
 /// One fetched ledger, as [`refresh`] gets it from `intent sync`.

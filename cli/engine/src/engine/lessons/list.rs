@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use intent_ledger::state::RecentLesson;
 use intent_ledger::LineReader;
+use intent_state::RecentLesson;
 
 /// The marker of a `lesson` line, found without parsing JSON.
 const MARKER: &[u8] = br#","kind":"lesson","#;

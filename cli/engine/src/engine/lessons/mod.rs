@@ -22,8 +22,8 @@ pub mod section;
 use std::collections::VecDeque;
 
 use intent_ledger::payload::Lesson;
-use intent_ledger::state::{RecentLesson, RECENT_LESSONS};
 use intent_ledger::Workspace;
+use intent_state::{RecentLesson, RECENT_LESSONS};
 use serde::Serialize;
 
 pub use section::SECTION;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::MAX_FILES_PER_SESSION;
-use crate::payload::Trace;
+use intent_ledger::payload::Trace;
 
 /// What the hook state knows about one session.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -140,7 +140,7 @@ pub fn write(ledger: &Path, state: &HookState) {
         return;
     };
     let path = dir.join(format!("state-{:020}.json", state.stamp.end));
-    if crate::atomic::write(&path, &bytes, crate::atomic::Sync::No).is_err() {
+    if intent_ledger::atomic::write(&path, &bytes, intent_ledger::atomic::Sync::No).is_err() {
         return;
     }
     for (_, old) in listed(ledger).into_iter().skip(KEEP) {
@@ -154,7 +154,7 @@ fn ignore_beside(ledger: &Path) {
     if let Some(parent) = ledger.parent() {
         let gitignore = parent.join(".gitignore");
         if gitignore.is_file() {
-            let _ = crate::workspace::ensure_ignored(&gitignore);
+            let _ = intent_ledger::workspace::ensure_ignored(&gitignore);
         }
     }
 }

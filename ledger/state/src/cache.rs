@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{checkpoint, BlockIdentity, HookState, Shards, STATE_VERSION};
-use crate::error::{LedgerError, Result};
-use crate::writer::Transaction;
+use intent_ledger::Transaction;
+use intent_ledger::{LedgerError, Result};
 
 /// Where the state cache of a workspace lives.
 #[derive(Debug, Clone)]
@@ -315,6 +315,6 @@ pub(super) fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> 
 /// Writes a JSON file atomically (temp file + rename); not synced, as all derived data.
 fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let bytes = serde_json::to_vec(value).expect("serialize cache");
-    crate::atomic::write(path, &bytes, crate::atomic::Sync::No)
+    intent_ledger::atomic::write(path, &bytes, intent_ledger::atomic::Sync::No)
         .map_err(|e| LedgerError::io(path, e))
 }

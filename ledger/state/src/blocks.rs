@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::cache::{blocks_shard, read_json, BlocksShard};
 use super::HookState;
-use crate::event::Event;
-use crate::payload::Trace;
+use intent_ledger::payload::Trace;
+use intent_ledger::Event;
 
 /// The identity of a code block: given when a trace first sees it, carried across
 /// edits, moves and renames by the block pairing of later traces.

@@ -1,10 +1,8 @@
 //! The hook state: incremental catch-up equals a rebuild, and stale caches rebuild.
 
-use intent_ledger::state::{HookState, StateCache};
-use intent_ledger::{Ledger, NewEvent};
+use intent_ledger::{Durability, Ledger, LedgerOptions, NewEvent};
+use intent_state::{HookState, StateCache};
 use serde_json::json;
-
-use crate::fast_ledger;
 
 fn session_events(i: usize) -> Vec<NewEvent> {
     let s = format!("s{}", i % 3);
@@ -291,7 +289,7 @@ fn a_kept_state_is_reused_only_while_state_json_is_the_file_its_save_left() {
 /// half rewritten (the next load rebuilds it whole).
 #[test]
 fn a_returning_session_keeps_its_shard_and_a_deleted_cache_is_not_half_written() {
-    use intent_ledger::state::MAX_SESSIONS;
+    use intent_state::MAX_SESSIONS;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("l.jsonl");
     let cache_dir = dir.path().join(".cache");
@@ -343,4 +341,16 @@ fn a_returning_session_keeps_its_shard_and_a_deleted_cache_is_not_half_written()
     let end = std::fs::metadata(&path).unwrap().len();
     let loaded = ledger.transaction(|tx| cache.load_full(tx)).unwrap();
     assert_eq!(loaded, HookState::rebuild(&path, end).unwrap());
+}
+
+/// A ledger that never waits on fsync: these tests are about the state, not the disk.
+fn fast_ledger(path: &std::path::Path) -> Ledger {
+    Ledger::open_with(
+        path,
+        LedgerOptions {
+            durability: Durability::Never,
+            ..LedgerOptions::default()
+        },
+    )
+    .expect("open ledger")
 }

@@ -4,7 +4,7 @@
 //! each file, the newest spec snapshot, a bounded digest of recent traces and
 //! lessons per intent, and the newest lessons of all (with their count). It lives in `.orchestration/.cache/state.json`, stamped with the
 //! `(seq, h, end)` of the last ledger line it reflects, and is only ever written under
-//! the ledger lock (see [`crate::Ledger::transaction`]). Loading it never scans the
+//! the ledger lock (see [`intent_ledger::Ledger::transaction`]). Loading it never scans the
 //! ledger: it checks the stamp against the ledger in O(1) and applies only the lines
 //! written since. A missing, unreadable or mismatched cache is rebuilt from the ledger,
 //! so deleting `.cache/` loses nothing.
@@ -33,11 +33,11 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::event::{kinds, Event};
-use crate::payload::{
+use intent_ledger::payload::{
     ChecklistItem, CompletionProposed, IntentSelected, IntentSpec, IntentStatus, Lesson, Prompt,
     SessionStart, ToolPost, ToolPre, Trace, TurnVerdict,
 };
+use intent_ledger::{kinds, Event};
 
 /// `"kind":"…"` markers of the events [`HookState::apply`] uses; other lines are
 /// skipped without parsing during a rebuild.
@@ -207,7 +207,7 @@ impl HookState {
     /// After the cache was written: nothing is dirty any more and `state.json` is at
     /// the stamp. A state held entirely in memory (a rebuild) had every shard
     /// written, so from now on it counts them all as loaded from `dir`.
-    pub(super) fn mark_saved(&mut self, dir: &std::path::Path) {
+    pub(crate) fn mark_saved(&mut self, dir: &std::path::Path) {
         let shards = self.shards.get_or_insert_with(|| Shards {
             dir: dir.to_path_buf(),
             loaded_sessions: self.sessions.keys().cloned().collect(),

@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use super::{HookState, Stamp, STATE_KINDS, STATE_VERSION};
-use crate::error::{LedgerError, Result};
-use crate::event::Event;
-use crate::payload::Trace;
-use crate::reader::LineReader;
+use intent_ledger::payload::Trace;
+use intent_ledger::Event;
+use intent_ledger::LineReader;
+use intent_ledger::{LedgerError, Result};
 
 impl HookState {
     /// Applies the ledger lines in `[self.stamp.end, end)`.
@@ -24,7 +24,7 @@ impl HookState {
             // Kinds the state does not use change nothing: skipped unparsed, as a
             // rebuild skips them (a PreToolUse's own `tool.pre` is one).
             if !uses_kind(&line.bytes) {
-                let view = crate::line::inspect(&line.bytes).map_err(|reason| {
+                let view = intent_ledger::line::inspect(&line.bytes).map_err(|reason| {
                     LedgerError::Corruption {
                         path: ledger.to_path_buf(),
                         seq: self.stamp.seq + 1,
@@ -96,7 +96,7 @@ impl HookState {
                 if !uses_kind(line) {
                     return Ok(None);
                 }
-                let raw = crate::reader::RawLine {
+                let raw = intent_ledger::RawLine {
                     offset: offset as u64,
                     bytes: line.to_vec(),
                 };
@@ -114,13 +114,14 @@ impl HookState {
                     };
                 }
                 None => {
-                    let view =
-                        crate::line::inspect(line).map_err(|reason| LedgerError::Corruption {
+                    let view = intent_ledger::line::inspect(line).map_err(|reason| {
+                        LedgerError::Corruption {
                             path: ledger.to_path_buf(),
                             seq: state.stamp.seq + 1,
                             offset: offset as u64,
                             reason: reason.to_string(),
-                        })?;
+                        }
+                    })?;
                     state.stamp = Stamp {
                         seq: view.seq,
                         h: String::from_utf8_lossy(view.h).into_owned(),

@@ -1,8 +1,8 @@
 //! The newest lessons the hook state keeps, of every intent and of none.
 
 use super::{truncate, HookState, LESSON_CHARS, RECENT_LESSONS};
-use crate::event::{kinds, Event};
-use crate::payload::Lesson;
+use intent_ledger::payload::Lesson;
+use intent_ledger::{kinds, Event};
 use serde::{Deserialize, Serialize};
 
 /// One of the newest lessons, as [`HookState::lessons`] keeps it.
