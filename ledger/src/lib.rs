@@ -1,5 +1,5 @@
-//! The append-only, hash-chained event ledger of Intent Ledger, and the intent specs
-//! it gates agents with.
+//! The append-only, hash-chained event ledger of Intent Ledger: storage only (the
+//! intents file is `intent-spec`, the hook state `intent-state`).
 //!
 //! * [`Ledger`] appends events under an exclusive lock, repairs torn tails and
 //!   specifies the line format (see its docs).
@@ -7,7 +7,6 @@
 //!   [`ReverseLineReader`] reads newest first.
 //! * [`verify_path`] checks seq continuity, `prev` links and every hash in parallel.
 //! * [`redact`] takes secrets out of every text field before it is stored.
-//! * [`spec`] loads and validates `.orchestration/active_intents.yaml`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -23,7 +22,6 @@ pub mod payload;
 mod reader;
 pub mod recovery;
 pub mod redact;
-pub mod spec;
 mod verify;
 pub mod workspace;
 mod writer;
@@ -34,7 +32,7 @@ pub use reader::{read_events, Events, LineReader, RawLine, ReverseLineReader};
 pub use verify::{
     verify_bytes, verify_bytes_after, verify_path, CorruptionInfo, VerifiedEnd, VerifyReport,
 };
-pub use workspace::{record_spec_snapshot, SpecSnapshot, Workspace};
+pub use workspace::Workspace;
 pub use writer::{
     debris_path, mark_corrupt, marker_path, AppendOptions, Appended, DerivedIds, Durability,
     Ledger, LedgerOptions, Transaction, MAX_LOOK_BACK,

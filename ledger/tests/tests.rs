@@ -5,8 +5,6 @@ mod test_compat;
 mod test_head;
 mod test_reader;
 mod test_redact;
-mod test_spec_edit;
-mod test_specs;
 mod test_torn_tail;
 mod test_verify;
 

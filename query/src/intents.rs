@@ -9,8 +9,8 @@ use intent_ledger::payload::{
     CompletionProposed, IntentSelected, IntentSpec as SpecSnapshot, IntentStatus as StatusEvent,
     Lesson, Trace,
 };
-use intent_ledger::spec::IntentStatus;
 use intent_ledger::{kinds, Event, Workspace};
+use intent_spec::IntentStatus;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

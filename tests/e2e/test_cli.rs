@@ -2,10 +2,7 @@
 
 use crate::common::{intent_bin, stderr, stdout, TestWorkspace};
 
-const EXAMPLE_FIXTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../ledger/tests/fixtures/specs"
-);
+const EXAMPLE_FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ledger/spec/tests/fixtures");
 
 #[test]
 fn init_creates_the_layout_and_never_overwrites_specs() {

@@ -218,7 +218,7 @@ pub fn run(config: &Config, args: ConfineArgs) -> anyhow::Result<u8> {
         .root()
         .canonicalize()
         .with_context(|| format!("cannot resolve {}", workspace.root().display()))?;
-    let specs = intent_ledger::spec::SpecDocument::load(&workspace.specs_path())
+    let specs = intent_spec::SpecDocument::load(&workspace.specs_path())
         .context("cannot read the intents")?;
     let Some(intent) = specs
         .file

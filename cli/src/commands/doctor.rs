@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use clap::Args;
-use intent_ledger::spec::{validate, Diagnostic, SpecDocument};
 use intent_ledger::{verify_path, Workspace};
+use intent_spec::{validate, Diagnostic, SpecDocument};
 use intent_state::Stamp;
 use serde_json::{json, Value};
 

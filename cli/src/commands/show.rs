@@ -3,9 +3,9 @@
 //! touched, its lessons and open completion proposals.
 
 use clap::Args;
-use intent_ledger::spec::SpecDocument;
 use intent_query::intents::IntentState;
 use intent_query::lineage;
+use intent_spec::SpecDocument;
 use serde_json::{json, Value};
 
 use crate::config::Config;

@@ -5,7 +5,7 @@
 
 use clap::Args;
 use intent_ledger::payload::Payload as _;
-use intent_ledger::spec::{IntentStatus, ACCEPTED_STATUSES};
+use intent_spec::{IntentStatus, ACCEPTED_STATUSES};
 use serde_json::json;
 
 use crate::config::Config;

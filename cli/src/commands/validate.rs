@@ -1,8 +1,9 @@
 //! `intent validate`: check the intent specs and snapshot them into the ledger.
 
 use clap::Args;
-use intent_ledger::spec::{validate, Diagnostic, SpecDocument, SpecError};
-use intent_ledger::{record_spec_snapshot, LedgerOptions, SpecSnapshot, Workspace};
+use intent_ledger::{LedgerOptions, Workspace};
+use intent_spec::{record_spec_snapshot, SpecSnapshot};
+use intent_spec::{validate, Diagnostic, SpecDocument, SpecError};
 use serde_json::json;
 
 use crate::config::Config;
@@ -110,7 +111,7 @@ fn load_error_diagnostic(err: &SpecError) -> Diagnostic {
         SpecError::Schema { .. } => "schema",
     };
     Diagnostic {
-        severity: intent_ledger::spec::Severity::Error,
+        severity: intent_spec::Severity::Error,
         intent_id: None,
         field: String::new(),
         code,

@@ -14,8 +14,8 @@ pub mod preinit;
 
 use std::borrow::Cow;
 
-use intent_ledger::spec::{IntentStatus, ACCEPTED_STATUSES};
 use intent_ledger::Workspace;
+use intent_spec::{IntentStatus, ACCEPTED_STATUSES};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{

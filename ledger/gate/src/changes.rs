@@ -3,7 +3,7 @@
 //! are the gate's (protected files, the intent, its scope, `.intentignore`),
 //! compiled once so thousands of paths cost little.
 
-use intent_ledger::spec::{ScopeMatcher, SpecDocument};
+use intent_spec::{ScopeMatcher, SpecDocument};
 
 use super::protected::protected;
 

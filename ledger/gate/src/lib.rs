@@ -21,8 +21,8 @@ use std::path::Path;
 
 pub use command::{classify_command, CommandClass};
 pub use intent_ledger::digest::{bytes_sha256, file_sha256};
-use intent_ledger::spec::{IntentStatus, ScopeMatcher, SpecDocument};
 pub use intent_ledger::workspace::paths::{self, workspace_relative, PathProblem};
+use intent_spec::{IntentStatus, ScopeMatcher, SpecDocument};
 use intent_state::HookState;
 pub use policy::{
     AgentCompletion, CheckAction, ConfineShell, DangerAction, MismatchAction, Policy, PolicyError,

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use intent_gate::{decide, Action, ActionClass, GateInput, Policy, ReasonKind, Verdict};
-use intent_ledger::spec::SpecDocument;
+use intent_spec::SpecDocument;
 use intent_state::{HookState, SessionState};
 
 const SPECS: &str = r#"active_intents:

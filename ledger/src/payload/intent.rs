@@ -31,20 +31,6 @@ impl Payload for IntentSpec {
 }
 
 impl IntentSpec {
-    /// The snapshot of a parsed `active_intents.yaml`.
-    pub fn of(doc: &crate::spec::SpecDocument) -> Self {
-        IntentSpec {
-            path: format!(
-                "{}/active_intents.yaml",
-                crate::workspace::ORCHESTRATION_DIR
-            ),
-            content_hash: doc.content_hash.clone(),
-            intents: doc.file.active_intents.len(),
-            spec: doc.to_json(),
-            extra: Extra::new(),
-        }
-    }
-
     /// The snapshot's intents, as JSON objects.
     pub fn intents(&self) -> &[Value] {
         self.spec["active_intents"]

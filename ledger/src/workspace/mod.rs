@@ -19,11 +19,10 @@ pub use git::GitCheckout;
 pub mod paths;
 
 use crate::error::{LedgerError, Result};
-use crate::event::{kinds, NewEvent};
+use crate::event::kinds;
 use crate::payload::IntentSpec;
 use crate::reader::ReverseLineReader;
-use crate::spec::SpecDocument;
-use crate::writer::{Appended, Ledger, LedgerOptions};
+use crate::writer::{Ledger, LedgerOptions};
 
 /// Name of the directory that holds everything Intent Ledger keeps in a workspace.
 pub const ORCHESTRATION_DIR: &str = ".orchestration";
@@ -327,38 +326,6 @@ const IGNORED: &[&str] = &[
     "agent_trace.*",
     "lessons.md",
 ];
-
-/// Outcome of [`record_spec_snapshot`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SpecSnapshot {
-    /// The ledger already holds a snapshot with this content hash.
-    Unchanged {
-        /// Seq of that snapshot.
-        seq: u64,
-    },
-    /// A new `intent.spec` event was appended.
-    Recorded(Appended),
-}
-
-/// Appends an `intent.spec` snapshot of `doc` unless the latest snapshot in the
-/// ledger has the same content hash, so that intent state is a function of the
-/// ledger alone.
-///
-/// The latest snapshot is found by reading the ledger newest first; it is usually
-/// near the end.
-pub fn record_spec_snapshot(
-    ledger: &mut Ledger,
-    doc: &SpecDocument,
-    source: &str,
-) -> Result<SpecSnapshot> {
-    if let Some((seq, hash)) = latest_spec_hash(ledger.path())? {
-        if hash == doc.content_hash {
-            return Ok(SpecSnapshot::Unchanged { seq });
-        }
-    }
-    let event = NewEvent::from_payload(source, &IntentSpec::of(doc));
-    Ok(SpecSnapshot::Recorded(ledger.append(event)?))
-}
 
 /// Returns seq and content hash of the newest `intent.spec` event.
 pub fn latest_spec_hash(ledger: &Path) -> Result<Option<(u64, String)>> {

@@ -4,7 +4,7 @@
 //! plus at most a few recent traces and lessons, each truncated, the whole block
 //! capped in size and XML-escaped.
 
-use intent_ledger::spec::{IntentSpec, IntentsFile, SpecDocument};
+use intent_spec::{IntentSpec, IntentsFile, SpecDocument};
 use intent_state::{HookState, DIGEST_LEN};
 
 /// Upper bound on the rendered block, in bytes.

@@ -11,7 +11,7 @@
 
 use intent_gate::{GateReason, ReasonKind};
 use intent_ledger::payload::{ChecklistItem, CompletionProposed, IntentStatus as StatusEvent};
-use intent_ledger::spec::{edit_intent, FieldEdit, IntentSpec, IntentStatus};
+use intent_spec::{edit_intent, FieldEdit, IntentSpec, IntentStatus};
 use serde_json::Value;
 
 use super::{selection::describe_dependencies, specs, EventTx};

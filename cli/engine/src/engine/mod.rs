@@ -38,11 +38,11 @@ use intent_gate::{GateReason, Policy};
 use intent_ledger::payload::{
     HookWarning, Payload, Prompt, SessionStart, SessionStop, TurnVerdict,
 };
-use intent_ledger::spec::SpecDocument;
 use intent_ledger::{
     kinds, DerivedIds, Durability, LedgerOptions, NewEvent, ReverseLineReader, Transaction,
     Workspace,
 };
+use intent_spec::SpecDocument;
 use intent_state::{HookState, StateCache};
 use serde_json::Value;
 

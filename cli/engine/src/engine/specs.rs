@@ -4,9 +4,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use intent_ledger::payload::IntentSpec;
-use intent_ledger::spec::{validate, SpecDocument};
 use intent_ledger::{NewEvent, Transaction, Workspace};
+use intent_spec::{validate, SpecDocument};
 use intent_state::HookState;
 
 use super::resident::Resident;
@@ -75,7 +74,7 @@ fn snapshot_if_changed(
     source: &str,
 ) -> anyhow::Result<Result<Arc<SpecDocument>, String>> {
     if state.spec.as_ref().map(|(h, _)| h.as_str()) != Some(doc.content_hash.as_str()) {
-        tx.append(vec![NewEvent::from_payload(source, &IntentSpec::of(&doc))])?;
+        tx.append(vec![NewEvent::from_payload(source, &doc.snapshot())])?;
         state.catch_up(tx.path(), tx.end())?;
     }
     Ok(Ok(doc))

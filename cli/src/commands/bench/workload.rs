@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use intent_ast_hash::{analyze, SourceFile};
 use intent_gate::bytes_sha256;
-use intent_ledger::spec::SpecDocument;
-use intent_ledger::{record_spec_snapshot, Durability, Ledger, LedgerOptions, NewEvent, Workspace};
+use intent_ledger::{Durability, Ledger, LedgerOptions, NewEvent, Workspace};
+use intent_spec::record_spec_snapshot;
+use intent_spec::SpecDocument;
 use serde_json::{json, Value};
 
 #[path = "../../../../benches/support/typescript.rs"]

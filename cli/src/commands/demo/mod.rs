@@ -12,11 +12,11 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use intent_ledger::spec::{validate, SpecDocument};
 use intent_ledger::{
-    debris_path, read_events, record_spec_snapshot, verify_bytes, verify_path, Ledger, NewEvent,
-    SpecSnapshot, Workspace,
+    debris_path, read_events, verify_bytes, verify_path, Ledger, NewEvent, Workspace,
 };
+use intent_spec::{record_spec_snapshot, SpecSnapshot};
+use intent_spec::{validate, SpecDocument};
 use serde_json::json;
 
 use crate::config::Config;

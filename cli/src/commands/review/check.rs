@@ -3,7 +3,7 @@
 //! set to `fail` is broken, 0 otherwise (warnings included).
 
 use intent_gate::{CheckAction, Policy, ReviewPolicy};
-use intent_ledger::spec::ScopeMatcher;
+use intent_spec::ScopeMatcher;
 use serde::Serialize;
 
 use super::Review;

@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use clap::Args;
-use intent_ledger::spec::{ScopeMatcher, SpecDocument};
 use intent_query::why::{BlameLine, Target};
+use intent_spec::{ScopeMatcher, SpecDocument};
 use intent_sync::git;
 use serde::Serialize;
 

@@ -10,12 +10,12 @@
 
 mod edit;
 mod model;
+mod snapshot;
 mod validate;
+pub use snapshot::{record_spec_snapshot, SpecSnapshot};
 
 use std::io;
 use std::path::{Path, PathBuf};
-
-use sha2::{Digest, Sha256};
 
 pub use edit::{edit_intent, FieldEdit, SpecEditError};
 pub use model::{IntentSpec, IntentStatus, IntentsFile, ScopeMatcher, ACCEPTED_STATUSES};
@@ -135,7 +135,7 @@ impl SpecDocument {
 
     /// Reads and parses the intents file at `path`.
     pub fn load(path: &Path) -> Result<SpecDocument, SpecError> {
-        let bytes = crate::atomic::read_regular(path).map_err(|source| {
+        let bytes = intent_ledger::atomic::read_regular(path).map_err(|source| {
             if source.kind() == io::ErrorKind::NotFound {
                 SpecError::Missing {
                     path: path.to_path_buf(),
@@ -166,9 +166,9 @@ impl SpecDocument {
     }
 }
 
-/// Hashes raw bytes as `sha256:<hex>`.
+/// Hashes raw bytes as `sha256:<hex>`, as the ledger names every content.
 fn content_hash(bytes: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+    intent_ledger::digest::bytes_sha256(bytes)
 }
 
 fn schema_error(err: &serde_norway::Error) -> SpecError {

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use intent_ledger::spec::{edit_intent, FieldEdit, IntentStatus, SpecDocument, SpecEditError};
+use intent_spec::{edit_intent, FieldEdit, IntentStatus, SpecDocument, SpecEditError};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -13,7 +13,7 @@ const WHEN: &str = "2026-11-22T10:00:00Z";
 
 fn fixture(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/specs")
+        .join("tests/fixtures")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
 }

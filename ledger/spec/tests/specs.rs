@@ -7,13 +7,13 @@ mod rules;
 
 use std::path::PathBuf;
 
-use intent_ledger::spec::{
+use intent_spec::{
     validate, Diagnostic, IntentStatus, IntentsFile, ScopeMatcher, SpecDocument, SpecError,
 };
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/specs")
+        .join("tests/fixtures")
         .join(name)
 }
 

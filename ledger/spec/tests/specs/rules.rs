@@ -1,6 +1,6 @@
 //! One test per validation rule, on small inline intents files.
 
-use intent_ledger::spec::Diagnostic;
+use intent_spec::Diagnostic;
 
 use super::{check, entry, file, only, with_code};
 
@@ -83,7 +83,7 @@ fn rule_unknown_and_missing_status() {
     let diags = check(&file(&[entry("INT-001", "WIP", "[src/**]", "")]));
     assert_eq!(hits(&diags, "unknown_status"), ["error INT-001 status"]);
     let message = &only(&diags, "unknown_status").message;
-    for spelling in intent_ledger::spec::ACCEPTED_STATUSES {
+    for spelling in intent_spec::ACCEPTED_STATUSES {
         assert!(
             message.contains(spelling),
             "{spelling} missing from {message}"
