@@ -15,6 +15,7 @@ mod mockhttp;
 mod opencode;
 mod parity;
 mod qwen;
+mod scenario;
 mod test_analysis_cache;
 mod test_append_input;
 mod test_attest;

@@ -4,11 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use intent_gate::bytes_sha256;
-use intent_ledger::{verify_path, Event};
+use intent_ledger::Event;
 use serde_json::{json, Value};
 
 use crate::claude::{require_claude, ClaudeOutcome, ClaudeRun, Step};
 use crate::common::{intent_bin, stderr, TestWorkspace};
+use crate::scenario::{assert_intact, events_of, reason_json};
 
 const SPECS: &str = r#"active_intents:
   - id: INT-001
@@ -59,23 +60,6 @@ fn select(id: &str) -> Step {
 
 fn write(path: PathBuf, content: &str) -> Step {
     Step::tool("Write", json!({"file_path": path, "content": content}))
-}
-
-fn events_of(ws: &TestWorkspace, kind: &str) -> Vec<Event> {
-    ws.events().into_iter().filter(|e| e.kind == kind).collect()
-}
-
-fn reason_json(text: &str) -> Value {
-    let start = text
-        .find("{\"type\"")
-        .unwrap_or_else(|| panic!("no structured reason in {text}"));
-    let mut stream = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
-    stream.next().unwrap().unwrap()
-}
-
-fn assert_intact(ws: &TestWorkspace) {
-    let report = verify_path(ws.ledger()).unwrap();
-    assert!(report.is_intact(), "{report:?}");
 }
 
 fn hook_session(out: &ClaudeOutcome, ws: &TestWorkspace) -> String {

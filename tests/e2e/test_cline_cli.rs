@@ -8,21 +8,14 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use intent_gate::bytes_sha256;
 use intent_ledger::Event;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::cline::{require_cline, ClineRun, Step};
 use crate::common::{intent_bin, TestWorkspace};
-use crate::test_codex::{assert_intact, spec_workspace};
-
-/// Wired the way a user does it: `intent init --agent cline`.
-fn wired_workspace() -> TestWorkspace {
-    let ws = spec_workspace();
-    let out = ws.run(&["init", "--agent", "cline"], None);
-    assert!(out.status.success(), "{}", crate::common::stderr(&out));
-    ws
-}
+use crate::scenario::{
+    assert_intact, denials, of_kind, selected_session, wired_workspace, WriteThenEdit,
+};
 
 fn cline(ws: &TestWorkspace, bin: &Path) -> ClineRun {
     ClineRun::new(bin, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
@@ -47,10 +40,6 @@ fn settled_events(ws: &TestWorkspace) -> Vec<Event> {
     ws.events()
 }
 
-fn of_kind<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
-    events.iter().filter(|e| e.kind == kind).collect()
-}
-
 #[test]
 #[cfg_attr(
     not(intent_ci),
@@ -58,7 +47,7 @@ fn of_kind<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
 )]
 fn cline_cli_write_without_an_intent_cancels_the_task() {
     let Some(bin) = require_cline() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("cline");
     let out = cline(&ws, &bin)
         .prompt("Add the module src/a.ts please.")
         .step(Step::editor("src/a.ts", "export const a = 1;\n"))
@@ -95,7 +84,7 @@ fn cline_cli_write_without_an_intent_cancels_the_task() {
 )]
 fn cline_cli_selects_through_mcp_and_writes_in_scope_only() {
     let Some(bin) = require_cline() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("cline");
     let first = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
     let out = cline(&ws, &bin)
         .env("INTENT_MCP", "1")
@@ -127,41 +116,25 @@ fn cline_cli_selects_through_mcp_and_writes_in_scope_only() {
     assert!(results[3].contains("a.ts"), "ls ran: {}", out.describe());
 
     let events = settled_events(&ws);
-    let selected = of_kind(&events, "intent.selected");
-    assert_eq!(selected.len(), 1, "{events:#?}\n{}", out.describe());
-    assert_eq!(selected[0].data["intent_id"], "INT-001");
-    let session = selected[0].session.clone().expect("a session");
+    let session = selected_session(&events);
 
     let written = std::fs::read(ws.root().join("src/a.ts")).expect("src/a.ts");
     assert_eq!(written, first.replace("`hi ", "`hello ").as_bytes());
-    let traces = of_kind(&events, "trace");
-    assert_eq!(traces.len(), 2, "{events:#?}");
-    for trace in &traces {
-        assert_eq!(trace.data["path"], "src/a.ts");
-        assert_eq!(trace.data["front_end"], "cline");
-        assert_eq!(trace.data["intent_id"], "INT-001");
-        assert_eq!(trace.session.as_deref(), Some(session.as_str()));
+    WriteThenEdit {
+        front_end: "cline",
+        session: &session,
+        path: "src/a.ts",
+        written: first.as_bytes(),
+        edited: &written,
     }
-    assert_eq!(traces[0].data["before_sha256"], Value::Null);
-    assert_eq!(
-        traces[0].data["after_sha256"],
-        bytes_sha256(first.as_bytes())
-    );
-    assert_eq!(
-        traces[1].data["before_sha256"],
-        traces[0].data["after_sha256"]
-    );
-    assert_eq!(traces[1].data["after_sha256"], bytes_sha256(&written));
+    .assert_traced(&events);
 
     // Outside the scope: refused, which cancels the task before the file exists.
     assert!(
         !ws.root().join("docs/x.md").exists(),
         "the cancelled write ran"
     );
-    let denied: Vec<&Event> = of_kind(&events, "tool.pre")
-        .into_iter()
-        .filter(|e| e.data["decision"] == "deny")
-        .collect();
+    let denied = denials(&events);
     assert_eq!(denied.len(), 1, "{events:#?}");
     assert_eq!(denied[0].data["reason"]["type"], "scope_violation");
     assert_eq!(denied[0].data["reason"]["attempted_path"], "docs/x.md");

@@ -6,57 +6,14 @@
 use std::path::Path;
 
 use intent_gate::bytes_sha256;
-use intent_ledger::{verify_path, Event};
 use serde_json::Value;
 
 use crate::codex::{require_codex, CodexOutcome, CodexRun, Step};
 use crate::common::{intent_bin, TestWorkspace};
-
-/// One workable intent owning `src/**`.
-pub const SPECS: &str = r#"active_intents:
-  - id: INT-001
-    name: Greeting module
-    status: IN_PROGRESS
-    owned_scope: ["src/**"]
-    constraints: [Keep it small.]
-    acceptance_criteria: [The module exports a greeting.]
-"#;
-
-/// An initialized workspace with [`SPECS`] and an empty `src/`; hooks not wired yet.
-pub fn spec_workspace() -> TestWorkspace {
-    let ws = TestWorkspace::new();
-    std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
-    std::fs::create_dir_all(ws.root().join("src")).unwrap();
-    ws
-}
-
-/// The ledger's events of one kind.
-pub fn events_of(ws: &TestWorkspace, kind: &str) -> Vec<Event> {
-    ws.events().into_iter().filter(|e| e.kind == kind).collect()
-}
-
-/// The structured reason (`{"type": …}`) inside a refusal's text.
-pub fn reason_json(text: &str) -> Value {
-    let start = text
-        .find("{\"type\"")
-        .unwrap_or_else(|| panic!("no structured reason in {text}"));
-    let mut stream = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
-    stream.next().unwrap().unwrap()
-}
-
-/// Panics unless the ledger's hash chain is intact.
-pub fn assert_intact(ws: &TestWorkspace) {
-    let report = verify_path(ws.ledger()).unwrap();
-    assert!(report.is_intact(), "{report:?}");
-}
-
-/// Wired the way a user does it: `intent init --agent codex`.
-fn wired_workspace() -> TestWorkspace {
-    let ws = spec_workspace();
-    let out = ws.run(&["init", "--agent", "codex"], None);
-    assert!(out.status.success(), "{}", crate::common::stderr(&out));
-    ws
-}
+use crate::scenario::{
+    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
+    wired_workspace,
+};
 
 fn codex(ws: &TestWorkspace, bin: &Path) -> CodexRun {
     CodexRun::new(bin, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
@@ -84,7 +41,7 @@ fn blocked(out: &CodexOutcome, i: usize) -> Value {
 )]
 fn codex_write_without_an_intent_is_denied() {
     let Some(bin) = require_codex() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("codex");
     let out = codex(&ws, &bin)
         .prompt("Add src/a.ts.")
         .step(Step::add_file("src/a.ts", "export const a = 1;\n"))
@@ -117,7 +74,7 @@ fn codex_write_without_an_intent_is_denied() {
 )]
 fn codex_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     let Some(bin) = require_codex() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("codex");
     let content = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
     let out = codex(&ws, &bin)
         .prompt("/intent INT-001\nAdd the greeting module.")
@@ -131,17 +88,9 @@ fn codex_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     assert_eq!(outputs.len(), 3, "{}", out.describe());
 
     // The prompt line selected INT-001 for Codex's session, and the model saw its context.
-    let selected = events_of(&ws, "intent.selected");
-    assert_eq!(selected.len(), 1, "{}", out.describe());
-    assert_eq!(selected[0].data["intent_id"], "INT-001");
-    assert_eq!(selected[0].data["via"], "prompt");
-    let session = selected[0].session.clone().expect("a session");
-    let bodies = out.response_bodies();
-    assert!(
-        bodies[0].to_string().contains("intent_context intent_id"),
-        "the intent's context did not reach the model: {}",
-        bodies[0]
-    );
+    let session = selected_session(&ws.events());
+    assert_eq!(events_of(&ws, "intent.selected")[0].data["via"], "prompt");
+    assert_context_reached(out.response_bodies()[0]);
 
     // In scope: written and traced with the file's hash, the session and the call.
     assert!(!outputs[0].output.contains("blocked"), "{}", out.describe());

@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use crate::common::{intent_bin, TestWorkspace};
-use crate::test_codex::{assert_intact, events_of, spec_workspace};
+use crate::scenario::{assert_intact, events_of, spec_workspace};
 
 /// The script the agent runs: a write in the scope, one outside it, and one from a
 /// detached child after the command returned.

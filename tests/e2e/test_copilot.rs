@@ -7,21 +7,14 @@
 
 use std::path::Path;
 
-use intent_gate::bytes_sha256;
-use intent_ledger::Event;
 use serde_json::{json, Value};
 
 use crate::common::{intent_bin, TestWorkspace};
 use crate::copilot::{require_copilot, CopilotOutcome, CopilotRun, Step};
-use crate::test_codex::{assert_intact, events_of, reason_json, spec_workspace};
-
-/// Wired the way a user does it: `intent init --agent copilot`.
-fn wired_workspace() -> TestWorkspace {
-    let ws = spec_workspace();
-    let out = ws.run(&["init", "--agent", "copilot"], None);
-    assert!(out.status.success(), "{}", crate::common::stderr(&out));
-    ws
-}
+use crate::scenario::{
+    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
+    tool_failure_lesson, wired_workspace, WriteThenEdit,
+};
 
 fn copilot(ws: &TestWorkspace, bin: &Path) -> CopilotRun {
     CopilotRun::new(bin, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
@@ -48,7 +41,7 @@ fn denied(out: &CopilotOutcome, i: usize) -> Value {
 )]
 fn copilot_write_without_an_intent_is_denied() {
     let Some(bin) = require_copilot() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("copilot");
     let target = ws.root().join("src/a.ts");
     let out = copilot(&ws, &bin)
         .prompt("Add src/a.ts.")
@@ -82,7 +75,7 @@ fn copilot_write_without_an_intent_is_denied() {
 )]
 fn copilot_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     let Some(bin) = require_copilot() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("copilot");
     let a = ws.root().join("src/a.ts");
     let first = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
     let out = copilot(&ws, &bin)
@@ -97,11 +90,9 @@ fn copilot_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     let results = out.tool_results();
     assert_eq!(results.len(), 4, "{}", out.describe());
 
-    let selected = events_of(&ws, "intent.selected");
-    assert_eq!(selected.len(), 1, "{}", out.describe());
-    assert_eq!(selected[0].data["intent_id"], "INT-001");
-    assert_eq!(selected[0].data["via"], "prompt");
-    let session = selected[0].session.clone().expect("a session");
+    let events = ws.events();
+    let session = selected_session(&events);
+    assert_eq!(events_of(&ws, "intent.selected")[0].data["via"], "prompt");
     // The intent's context reached the model (userPromptSubmitted's additionalContext).
     let turns: Vec<&Value> = out
         .requests
@@ -109,33 +100,19 @@ fn copilot_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
         .filter(|r| r.is_agent_turn())
         .filter_map(|r| r.body.as_ref())
         .collect();
-    assert!(
-        turns[0].to_string().contains("intent_context intent_id"),
-        "the intent's context did not reach the model: {}",
-        turns[0]
-    );
+    assert_context_reached(turns[0]);
 
     // Both writes in scope ran and are traced, the edit from the create's hash.
     let written = std::fs::read(&a).expect("src/a.ts");
     assert_eq!(written, first.replace("`hi ", "`hello ").as_bytes());
-    let traces: Vec<Event> = events_of(&ws, "trace");
-    assert_eq!(traces.len(), 2, "{:#?}\n{}", ws.events(), out.describe());
-    for trace in &traces {
-        assert_eq!(trace.data["path"], "src/a.ts");
-        assert_eq!(trace.data["front_end"], "copilot");
-        assert_eq!(trace.data["intent_id"], "INT-001");
-        assert_eq!(trace.session.as_deref(), Some(session.as_str()));
+    WriteThenEdit {
+        front_end: "copilot",
+        session: &session,
+        path: "src/a.ts",
+        written: first.as_bytes(),
+        edited: &written,
     }
-    assert_eq!(traces[0].data["before_sha256"], Value::Null);
-    assert_eq!(
-        traces[0].data["after_sha256"],
-        bytes_sha256(first.as_bytes())
-    );
-    assert_eq!(
-        traces[1].data["before_sha256"],
-        traces[0].data["after_sha256"]
-    );
-    assert_eq!(traces[1].data["after_sha256"], bytes_sha256(&written));
+    .assert_traced(&events);
 
     // Out of scope: denied, with the scope the intent allows.
     let reason = denied(&out, 2);
@@ -162,25 +139,12 @@ fn copilot_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
 )]
 fn copilot_failed_tool_leaves_a_lesson() {
     let Some(bin) = require_copilot() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("copilot");
     let out = copilot(&ws, &bin)
         .prompt("/intent INT-001\nLook around.")
         .step(Step::bash("ls src/no-such-dir"))
         .run();
     out.assert_success();
-    let lessons: Vec<Event> = events_of(&ws, "lesson")
-        .into_iter()
-        .filter(|e| e.data["origin"] == "tool_failure")
-        .collect();
-    assert_eq!(lessons.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
-    assert!(
-        lessons[0].data["text"]
-            .as_str()
-            .unwrap()
-            .starts_with("bash failed"),
-        "{}",
-        lessons[0].data
-    );
-    assert_eq!(lessons[0].data["intent_id"], "INT-001");
+    tool_failure_lesson(&ws.events(), "bash failed");
     assert_intact(&ws);
 }

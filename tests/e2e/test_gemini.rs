@@ -11,15 +11,10 @@ use serde_json::{json, Value};
 
 use crate::common::{intent_bin, TestWorkspace};
 use crate::gemini::{require_gemini, GeminiOutcome, GeminiRun, Step};
-use crate::test_codex::{assert_intact, events_of, reason_json, spec_workspace};
-
-/// Wired the way a user does it: `intent init --agent gemini`.
-fn wired_workspace() -> TestWorkspace {
-    let ws = spec_workspace();
-    let out = ws.run(&["init", "--agent", "gemini"], None);
-    assert!(out.status.success(), "{}", crate::common::stderr(&out));
-    ws
-}
+use crate::scenario::{
+    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
+    wired_workspace,
+};
 
 fn gemini(ws: &TestWorkspace, bundle: &Path) -> GeminiRun {
     GeminiRun::new(bundle, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
@@ -49,7 +44,7 @@ fn gemini_write_without_an_intent_is_denied() {
     let Some(bundle) = require_gemini() else {
         return;
     };
-    let ws = wired_workspace();
+    let ws = wired_workspace("gemini");
     let out = gemini(&ws, &bundle)
         .prompt("Write src/a.ts.")
         .step(Step::write_file("src/a.ts", "export const a = 1;\n"))
@@ -82,7 +77,7 @@ fn gemini_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     let Some(bundle) = require_gemini() else {
         return;
     };
-    let ws = wired_workspace();
+    let ws = wired_workspace("gemini");
     let content = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
     let out = gemini(&ws, &bundle)
         .prompt("/intent INT-001\nWrite the greeting module.")
@@ -96,17 +91,9 @@ fn gemini_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     assert_eq!(responses.len(), 3, "{}", out.describe());
 
     // The prompt line selected INT-001 for Gemini's session, and the model saw its context.
-    let selected = events_of(&ws, "intent.selected");
-    assert_eq!(selected.len(), 1, "{}", out.describe());
-    assert_eq!(selected[0].data["intent_id"], "INT-001");
-    assert_eq!(selected[0].data["via"], "prompt");
-    let session = selected[0].session.clone().expect("a session");
-    let bodies = out.turn_bodies();
-    assert!(
-        bodies[0].to_string().contains("intent_context intent_id"),
-        "the intent's context did not reach the model: {}",
-        bodies[0]
-    );
+    let session = selected_session(&ws.events());
+    assert_eq!(events_of(&ws, "intent.selected")[0].data["via"], "prompt");
+    assert_context_reached(out.turn_bodies()[0]);
 
     // In scope: written and traced with the file's hash and the session.
     assert!(

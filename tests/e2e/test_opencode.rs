@@ -7,31 +7,17 @@
 
 use std::path::Path;
 
-use intent_gate::bytes_sha256;
-use intent_ledger::Event;
 use serde_json::Value;
 
 use crate::common::{intent_bin, TestWorkspace};
 use crate::opencode::{opencode_command, require_opencode, OpenCodeRun, Step, MODEL};
-use crate::test_codex::{assert_intact, events_of, spec_workspace};
-
-/// Wired the way a user does it: `intent init --agent opencode`.
-fn wired_workspace() -> TestWorkspace {
-    let ws = spec_workspace();
-    let out = ws.run(&["init", "--agent", "opencode"], None);
-    assert!(out.status.success(), "{}", crate::common::stderr(&out));
-    ws
-}
+use crate::scenario::{
+    assert_intact, denials, events_of, selected_session, tool_failure_lesson, wired_workspace,
+    WriteThenEdit,
+};
 
 fn opencode(ws: &TestWorkspace, bin: &Path) -> OpenCodeRun {
     OpenCodeRun::new(bin, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
-}
-
-fn denied(ws: &TestWorkspace) -> Vec<Event> {
-    events_of(ws, "tool.pre")
-        .into_iter()
-        .filter(|e| e.data["decision"] == "deny")
-        .collect()
 }
 
 #[test]
@@ -43,7 +29,7 @@ fn opencode_write_without_an_intent_is_refused_before_it_happens() {
     let Some(bin) = require_opencode() else {
         return;
     };
-    let ws = wired_workspace();
+    let ws = wired_workspace("opencode");
     let target = ws.root().join("src/a.ts");
     let out = opencode(&ws, &bin)
         .prompt("Add the module src/a.ts please.")
@@ -53,7 +39,7 @@ fn opencode_write_without_an_intent_is_refused_before_it_happens() {
     out.assert_success();
     eprintln!("opencode session took {:?}", out.run.elapsed);
     assert!(!target.exists(), "the refused write ran");
-    let denied = denied(&ws);
+    let denied = denials(&ws.events());
     assert_eq!(denied.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
     assert_eq!(denied[0].data["reason"]["type"], "no_active_intent");
     assert_eq!(denied[0].data["front_end"], "opencode");
@@ -103,7 +89,7 @@ fn opencode_writes_in_scope_are_traced_and_out_of_scope_refused() {
     let Some(bin) = require_opencode() else {
         return;
     };
-    let ws = wired_workspace();
+    let ws = wired_workspace("opencode");
     let module = ws.root().join("src/a.ts");
     let first = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
     // `opencode run` hands its message over in double quotes: the selection
@@ -117,39 +103,30 @@ fn opencode_writes_in_scope_are_traced_and_out_of_scope_refused() {
         .run();
     out.assert_success();
     eprintln!("opencode session took {:?}", out.run.elapsed);
-    let selected = events_of(&ws, "intent.selected");
-    assert_eq!(selected.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
-    assert_eq!(selected[0].data["via"], "prompt");
-    let session = selected[0].session.clone().expect("a session");
+    let events = ws.events();
+    let session = selected_session(&events);
+    assert_eq!(events_of(&ws, "intent.selected")[0].data["via"], "prompt");
 
     let written = std::fs::read(&module).expect("src/a.ts");
     assert_eq!(written, first.replace("`hi ", "`hello ").as_bytes());
-    let traces = events_of(&ws, "trace");
-    assert_eq!(traces.len(), 2, "{:#?}", ws.events());
-    for trace in &traces {
-        assert_eq!(trace.data["path"], "src/a.ts");
-        assert_eq!(trace.data["front_end"], "opencode");
-        assert_eq!(trace.data["intent_id"], "INT-001");
-        assert_eq!(trace.data["model"], MODEL, "{}", trace.data);
-        assert_eq!(trace.session.as_deref(), Some(session.as_str()));
+    let traces = WriteThenEdit {
+        front_end: "opencode",
+        session: &session,
+        path: "src/a.ts",
+        written: first.as_bytes(),
+        edited: &written,
     }
-    assert_eq!(traces[0].data["before_sha256"], Value::Null);
-    assert_eq!(
-        traces[0].data["after_sha256"],
-        bytes_sha256(first.as_bytes())
-    );
-    assert_eq!(
-        traces[1].data["before_sha256"],
-        traces[0].data["after_sha256"]
-    );
-    assert_eq!(traces[1].data["after_sha256"], bytes_sha256(&written));
+    .assert_traced(&events);
+    for trace in &traces {
+        assert_eq!(trace.data["model"], MODEL, "{}", trace.data);
+    }
 
     // Outside the scope: refused before the file exists; the session went on.
     assert!(
         !ws.root().join("docs/x.md").exists(),
         "the refused write ran"
     );
-    let denied = denied(&ws);
+    let denied = denials(&ws.events());
     assert_eq!(denied.len(), 1, "{:#?}", ws.events());
     assert_eq!(denied[0].data["reason"]["type"], "scope_violation");
     assert_eq!(denied[0].data["reason"]["attempted_path"], "docs/x.md");
@@ -161,20 +138,7 @@ fn opencode_writes_in_scope_are_traced_and_out_of_scope_refused() {
     );
 
     // The failing command (exit 2) leaves a lesson under the intent.
-    let lessons: Vec<Event> = events_of(&ws, "lesson")
-        .into_iter()
-        .filter(|e| e.data["origin"] == "tool_failure")
-        .collect();
-    assert_eq!(lessons.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
-    assert_eq!(lessons[0].data["intent_id"], "INT-001");
-    assert!(
-        lessons[0].data["text"]
-            .as_str()
-            .unwrap()
-            .starts_with("bash failed"),
-        "{}",
-        lessons[0].data
-    );
+    tool_failure_lesson(&events, "bash failed");
     assert_intact(&ws);
     let verify = ws.run(&["verify"], None);
     assert!(

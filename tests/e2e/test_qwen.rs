@@ -7,21 +7,15 @@
 
 use std::path::Path;
 
-use intent_gate::bytes_sha256;
 use intent_ledger::Event;
 use serde_json::{json, Value};
 
 use crate::common::{intent_bin, TestWorkspace};
 use crate::qwen::{require_qwen, QwenOutcome, QwenRun, Step};
-use crate::test_codex::{assert_intact, events_of, reason_json, spec_workspace};
-
-/// Wired the way a user does it: `intent init --agent qwen-code`.
-fn wired_workspace() -> TestWorkspace {
-    let ws = spec_workspace();
-    let out = ws.run(&["init", "--agent", "qwen-code"], None);
-    assert!(out.status.success(), "{}", crate::common::stderr(&out));
-    ws
-}
+use crate::scenario::{
+    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
+    tool_failure_lesson, wired_workspace, WriteThenEdit,
+};
 
 fn qwen(ws: &TestWorkspace, cli: &Path) -> QwenRun {
     QwenRun::new(cli, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
@@ -48,7 +42,7 @@ fn denied(out: &QwenOutcome, i: usize) -> Value {
 )]
 fn qwen_write_without_an_intent_is_denied() {
     let Some(cli) = require_qwen() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("qwen-code");
     let target = ws.root().join("src/a.ts");
     let out = qwen(&ws, &cli)
         .prompt("Add src/a.ts.")
@@ -88,7 +82,7 @@ fn qwen_write_without_an_intent_is_denied() {
 )]
 fn qwen_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     let Some(cli) = require_qwen() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("qwen-code");
     let a = ws.root().join("src/a.ts");
     let first = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
     let out = qwen(&ws, &cli)
@@ -103,11 +97,9 @@ fn qwen_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     let results = out.tool_results();
     assert_eq!(results.len(), 4, "{}", out.describe());
 
-    let selected = events_of(&ws, "intent.selected");
-    assert_eq!(selected.len(), 1, "{}", out.describe());
-    assert_eq!(selected[0].data["intent_id"], "INT-001");
-    assert_eq!(selected[0].data["via"], "prompt");
-    let session = selected[0].session.clone().expect("a session");
+    let events = ws.events();
+    let session = selected_session(&events);
+    assert_eq!(events_of(&ws, "intent.selected")[0].data["via"], "prompt");
     // The intent's context reached the model (UserPromptSubmit's additionalContext).
     let turns: Vec<&Value> = out
         .requests
@@ -115,34 +107,20 @@ fn qwen_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
         .filter(|r| r.is_agent_turn())
         .filter_map(|r| r.body.as_ref())
         .collect();
-    assert!(
-        turns[0].to_string().contains("intent_context intent_id"),
-        "the intent's context did not reach the model: {}",
-        turns[0]
-    );
+    assert_context_reached(turns[0]);
 
     // Both writes in scope ran and are traced, the edit from the write's hash, in
     // one turn (one prompt id).
     let written = std::fs::read(&a).expect("src/a.ts");
     assert_eq!(written, first.replace("`hi ", "`hello ").as_bytes());
-    let traces: Vec<Event> = events_of(&ws, "trace");
-    assert_eq!(traces.len(), 2, "{:#?}\n{}", ws.events(), out.describe());
-    for trace in &traces {
-        assert_eq!(trace.data["path"], "src/a.ts");
-        assert_eq!(trace.data["front_end"], "qwen-code");
-        assert_eq!(trace.data["intent_id"], "INT-001");
-        assert_eq!(trace.session.as_deref(), Some(session.as_str()));
+    WriteThenEdit {
+        front_end: "qwen-code",
+        session: &session,
+        path: "src/a.ts",
+        written: first.as_bytes(),
+        edited: &written,
     }
-    assert_eq!(traces[0].data["before_sha256"], Value::Null);
-    assert_eq!(
-        traces[0].data["after_sha256"],
-        bytes_sha256(first.as_bytes())
-    );
-    assert_eq!(
-        traces[1].data["before_sha256"],
-        traces[0].data["after_sha256"]
-    );
-    assert_eq!(traces[1].data["after_sha256"], bytes_sha256(&written));
+    .assert_traced(&events);
     assert_eq!(events_of(&ws, "prompt").len(), 1, "{:#?}", ws.events());
 
     // Out of scope: denied, with the scope the intent allows; the run went on.
@@ -170,24 +148,21 @@ fn qwen_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
 )]
 fn qwen_failed_command_leaves_a_lesson() {
     let Some(cli) = require_qwen() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("qwen-code");
     let out = qwen(&ws, &cli)
         .prompt("Look around.\n/intent INT-001")
         .step(Step::shell("ls src/no-such-dir"))
         .run();
     out.assert_success();
-    let lessons: Vec<Event> = events_of(&ws, "lesson")
-        .into_iter()
-        .filter(|e| e.data["origin"] == "tool_failure")
-        .collect();
-    assert_eq!(lessons.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
-    let text = lessons[0].data["text"].as_str().unwrap();
+    let lesson = tool_failure_lesson(&ws.events(), "run_shell_command failed");
     assert!(
-        text.starts_with("run_shell_command failed") && text.contains("no-such-dir"),
+        lesson.data["text"]
+            .as_str()
+            .unwrap()
+            .contains("no-such-dir"),
         "{}",
-        lessons[0].data
+        lesson.data
     );
-    assert_eq!(lessons[0].data["intent_id"], "INT-001");
     assert_intact(&ws);
 }
 
@@ -198,7 +173,7 @@ fn qwen_failed_command_leaves_a_lesson() {
 )]
 fn qwen_command_writing_outside_the_scope_is_reported_to_the_model() {
     let Some(cli) = require_qwen() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("qwen-code");
     std::fs::create_dir_all(ws.root().join("docs")).unwrap();
     // The gate cannot tell what this writes: allowed under the intent, checked after.
     let out = qwen(&ws, &cli)
