@@ -9,7 +9,6 @@ use std::ops::Range;
 
 use crate::lang::ImportInfo;
 use crate::model::{Detail, TopItem};
-use crate::walk::Memo;
 use crate::{Block, FileAnalysis, ParseError, Parsed};
 
 /// Bytes a tree-sitter tree takes per node: a heap subtree's header and its
@@ -108,11 +107,5 @@ impl Parsed {
         size_of::<Parsed>()
             + nodes * TREE_NODE_BYTES
             + self.memo.as_ref().map_or(0, |memo| memo.memory_bytes())
-    }
-}
-
-impl Memo {
-    pub(crate) fn memory_bytes(&self) -> usize {
-        size_of::<Memo>() + self.items_memory_bytes()
     }
 }

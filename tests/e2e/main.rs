@@ -18,6 +18,7 @@ mod qwen;
 mod scenario;
 mod test_analysis_cache;
 mod test_append_input;
+mod test_architecture;
 mod test_attest;
 mod test_checkpoints;
 mod test_classify;

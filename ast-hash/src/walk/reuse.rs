@@ -57,8 +57,14 @@ struct Walked {
 }
 
 impl Memo {
-    /// Heap bytes of its per-statement records ([`crate::memory`]).
-    pub(crate) fn items_memory_bytes(&self) -> usize {
+    /// Estimated bytes it takes in memory ([`crate::memory`]): itself and its
+    /// per-statement records.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Memo>() + self.items_memory_bytes()
+    }
+
+    /// Heap bytes of its per-statement records.
+    fn items_memory_bytes(&self) -> usize {
         use crate::memory::HeapBytes;
         self.items.capacity() * std::mem::size_of::<MemoItem>()
             + self

@@ -174,15 +174,3 @@ pub fn detect(payload: &Value) -> FrontEnd {
         FrontEnd::ClaudeCode
     }
 }
-
-/// What each front-end can do with a refusal, for the gate to decide whether it is
-/// enforced (`gate::decide`): Cline's hooks can only refuse by cancelling the whole
-/// task.
-pub fn capabilities(front_end: FrontEnd) -> intent_gate::Capabilities {
-    intent_gate::Capabilities {
-        // Every front-end's write reaches the gate before it happens now that Cursor
-        // has `preToolUse`; Cursor's older after-the-fact edits are judged in Post.
-        blocks_before_write: true,
-        refusal_cancels_task: front_end == FrontEnd::Cline,
-    }
-}

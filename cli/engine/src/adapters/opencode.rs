@@ -399,7 +399,7 @@ mod tests {
     #[test]
     fn capabilities_are_what_the_plugin_can_do() {
         // A throw refuses one call before it runs; the session goes on.
-        let caps = super::super::capabilities(FrontEnd::OpenCode);
+        let caps = FrontEnd::OpenCode.capabilities();
         assert!(caps.blocks_before_write && !caps.refusal_cancels_task);
         // `output.args` replaced in place: `bash` can be rewritten to run confined.
         assert!(FrontEnd::OpenCode.shell_command_slot("bash").is_some());

@@ -59,6 +59,19 @@ impl FrontEnd {
             FrontEnd::Generic => "generic",
         }
     }
+
+    /// What the front-end can do with a refusal, for the gate to decide whether it
+    /// is enforced (`gate::decide`): Cline's hooks can only refuse by cancelling the
+    /// whole task.
+    pub fn capabilities(self) -> intent_gate::Capabilities {
+        intent_gate::Capabilities {
+            // Every front-end's write reaches the gate before it happens now that
+            // Cursor has `preToolUse`; Cursor's older after-the-fact edits are judged
+            // in Post.
+            blocks_before_write: true,
+            refusal_cancels_task: self == FrontEnd::Cline,
+        }
+    }
 }
 
 /// Who acted, as the ledger records it (`source`): an agent through a front-end's

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::confine_rewrite::{self, Confinement};
 use super::{context, handshakes, label, lessons, read_intentignore, EventTx, Refusal, Reply};
-use crate::engine::HookEvent;
+use crate::engine::{FrontEnd, HookEvent};
 
 impl EventTx<'_, '_> {
     pub(super) fn pre_tool(&mut self, event: &HookEvent) -> anyhow::Result<Reply> {
@@ -83,7 +83,7 @@ impl EventTx<'_, '_> {
         let capabilities = self
             .origin
             .front_end()
-            .map(crate::adapters::capabilities)
+            .map(FrontEnd::capabilities)
             .unwrap_or_default();
         let mut decision = {
             let input = GateInput {
