@@ -5,6 +5,7 @@ mod test_compat;
 mod test_head;
 mod test_reader;
 mod test_redact;
+mod test_redact_tables;
 mod test_torn_tail;
 mod test_verify;
 
