@@ -119,7 +119,8 @@ pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
         FrontEnd::Copilot => &copilot::Copilot,
         FrontEnd::QwenCode => &qwen::Qwen,
         FrontEnd::OpenCode => &opencode::OpenCode,
-        FrontEnd::Generic => &generic::Generic,
+        // An external adapter's process hands over the generic event.
+        FrontEnd::Generic | FrontEnd::External(_) => &generic::Generic,
     }
 }
 
@@ -179,6 +180,13 @@ pub fn detect(payload: &Value) -> FrontEnd {
 /// enforced (`gate::decide`): Cline's hooks can only refuse by cancelling the whole
 /// task.
 pub fn capabilities(front_end: FrontEnd) -> intent_gate::Capabilities {
+    if let FrontEnd::External(external) = front_end {
+        // As the adapter's handshake declared them (docs/frontends/external.md).
+        return intent_gate::Capabilities {
+            blocks_before_write: external.blocks_before_write,
+            refusal_cancels_task: external.refusal_cancels_task,
+        };
+    }
     intent_gate::Capabilities {
         // Every front-end's write reaches the gate before it happens now that Cursor
         // has `preToolUse`; Cursor's older after-the-fact edits are judged in Post.
