@@ -233,13 +233,14 @@ fn a_hanging_adapter_is_stopped_at_the_time_limit() {
         &generic_write(&ws),
         &[
             ("INTENT_TEST_FAULT", "hang@decode"),
-            ("INTENT_ADAPTER_TIMEOUT_MS", "300"),
+            ("INTENT_ADAPTER_TIMEOUT_MS", "3000"),
         ],
     );
     let took = started.elapsed();
     let err = stderr(&out);
-    assert!(took < Duration::from_secs(10), "took {took:?}");
-    assert!(err.contains("did not answer within 300 ms"), "{err}");
+    // The time limit holds for each answer (Python starting up included), not 60 s.
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+    assert!(err.contains("did not answer within 3000 ms"), "{err}");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "{\"allowed\":false,\"declared\":true}\n"
