@@ -317,3 +317,85 @@ pub fn path_text() -> String {
         .map(|p| clip(&p))
         .unwrap_or_else(|| "(unset)".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_file_names_never_paths() {
+        for ok in ["example", "my-agent_2", "a"] {
+            assert!(valid_name(ok).is_ok(), "{ok}");
+        }
+        let long = "x".repeat(65);
+        for bad in ["", "../x", "a/b", "A", "-x", "a b", "é", long.as_str()] {
+            assert!(valid_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn built_in_names_stay_built_in() {
+        assert_eq!(front_end_named("generic"), Ok(FrontEnd::Generic));
+        assert_eq!(front_end_named("claude-code"), Ok(FrontEnd::ClaudeCode));
+        match front_end_named("example") {
+            Ok(FrontEnd::External(external)) => assert_eq!(external.name, "example"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn hello(
+        change: impl FnOnce(&mut Value),
+    ) -> Result<(ExternalFrontEnd, u64, String, Output), String> {
+        let mut answer = json!({"type": "hello", "protocol": 1, "name": "x", "version": "1.2",
+            "capabilities": {"blocks_before_write": true, "can_rewrite_input": false,
+                             "refusal_cancels_task": true}});
+        change(&mut answer);
+        read_hello("x", &answer)
+    }
+
+    #[test]
+    fn a_hello_is_checked_field_by_field() {
+        let (front_end, protocol, version, refusal) = hello(|_| {}).unwrap();
+        assert!(front_end.blocks_before_write && front_end.refusal_cancels_task);
+        assert!(!front_end.can_rewrite_input);
+        assert_eq!((protocol, version.as_str()), (1, "1.2"));
+        assert_eq!(refusal, Output::default());
+
+        let declared = hello(|a| a["refusal"] = json!({"stdout": "no\n", "exit_code": 0})).unwrap();
+        assert_eq!(
+            declared.3,
+            Output {
+                stdout: "no\n".into(),
+                exit_code: 0
+            }
+        );
+
+        for (change, says) in [
+            (json!({"protocol": 2}), "speaks protocol 2"),
+            (json!({"protocol": "1"}), "numeric `protocol`"),
+            (json!({"type": "error", "message": "too old"}), "too old"),
+            (
+                json!({"type": "event"}),
+                "answered `event` where a `hello` belongs",
+            ),
+            (json!({"name": "y"}), "calls itself `y`"),
+            (
+                json!({"capabilities": {"blocks_before_write": true}}),
+                "can_rewrite_input",
+            ),
+            (
+                json!({"refusal": {"stdout": "x", "exit_code": 256}}),
+                "exit_code",
+            ),
+            (json!({"refusal": {"exit_code": 2}}), "stdout"),
+        ] {
+            let err = hello(|a| {
+                for (k, v) in change.as_object().unwrap() {
+                    a[k] = v.clone();
+                }
+            })
+            .unwrap_err();
+            assert!(err.contains(says), "{change}: {err}");
+        }
+    }
+}
