@@ -25,14 +25,10 @@ fn faulty_dir() -> PathBuf {
 /// hook finds its workspace as an agent's hook does), PATH holding the faulty
 /// adapter, with `env`.
 fn hook(ws: &TestWorkspace, name: &str, payload: &Value, env: &[(&str, &str)]) -> Output {
-    let path = std::env::join_paths(
-        std::iter::once(faulty_dir()).chain(std::env::split_paths(&path_with_intent())),
-    )
-    .unwrap();
     let mut cmd = Command::new(intent_bin());
     cmd.args(["hook", name])
         .current_dir(ws.root())
-        .env("PATH", path)
+        .env("PATH", faulty_path())
         .env("INTENT_HELPER", "off")
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
@@ -62,6 +58,24 @@ fn workspace() -> TestWorkspace {
 fn generic_write(ws: &TestWorkspace) -> Value {
     json!({"event": "pre", "session_id": "s1", "cwd": ws.root(), "tool_name": "write_to_file",
         "tool_input": {"path": "src/a.ts", "content": "x\n"}})
+}
+
+/// A fresh workspace, and the faulty adapter's answer to a write there under `env`.
+fn faulty_write(env: &[(&str, &str)]) -> (TestWorkspace, Output) {
+    let ws = workspace();
+    let out = hook(&ws, "faulty", &generic_write(&ws), env);
+    (ws, out)
+}
+
+/// What the faulty adapter declared its agent reads as a refusal.
+const DECLARED: &str = "{\"allowed\":false,\"declared\":true}\n";
+
+/// PATH with the faulty adapter, the example adapter and `intent`.
+fn faulty_path() -> std::ffi::OsString {
+    std::env::join_paths(
+        std::iter::once(faulty_dir()).chain(std::env::split_paths(&path_with_intent())),
+    )
+    .unwrap()
 }
 
 fn warnings(ws: &TestWorkspace) -> Vec<String> {
@@ -171,13 +185,7 @@ fn handshake_failures_refuse_with_what_to_do() {
         ("garbage@hello", "not JSON"),
         ("huge@hello", "over 65536 bytes"),
     ] {
-        let ws = workspace();
-        let out = hook(
-            &ws,
-            "faulty",
-            &generic_write(&ws),
-            &[("INTENT_TEST_FAULT", fault)],
-        );
+        let (ws, out) = faulty_write(&[("INTENT_TEST_FAULT", fault)]);
         assert_refused_before_hello(&ws, &out, says);
     }
 }
@@ -190,18 +198,12 @@ fn later_failures_print_the_declared_refusal() {
         ("outside", "outside this workspace"),
         ("silent-exit@encode", "without answering"),
     ] {
-        let ws = workspace();
-        let out = hook(
-            &ws,
-            "faulty",
-            &generic_write(&ws),
-            &[("INTENT_TEST_FAULT", fault)],
-        );
+        let (ws, out) = faulty_write(&[("INTENT_TEST_FAULT", fault)]);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(0), "{fault}: {err}");
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
-            "{\"allowed\":false,\"declared\":true}\n",
+            DECLARED,
             "{fault}: {err}"
         );
         assert!(
@@ -225,26 +227,17 @@ fn later_failures_print_the_declared_refusal() {
 
 #[test]
 fn a_hanging_adapter_is_stopped_at_the_time_limit() {
-    let ws = workspace();
     let started = Instant::now();
-    let out = hook(
-        &ws,
-        "faulty",
-        &generic_write(&ws),
-        &[
-            ("INTENT_TEST_FAULT", "hang@decode"),
-            ("INTENT_ADAPTER_TIMEOUT_MS", "3000"),
-        ],
-    );
+    let (_ws, out) = faulty_write(&[
+        ("INTENT_TEST_FAULT", "hang@decode"),
+        ("INTENT_ADAPTER_TIMEOUT_MS", "3000"),
+    ]);
     let took = started.elapsed();
     let err = stderr(&out);
     // The time limit holds for each answer (Python starting up included), not 60 s.
     assert!(took < Duration::from_secs(20), "took {took:?}");
     assert!(err.contains("did not answer within 3000 ms"), "{err}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "{\"allowed\":false,\"declared\":true}\n"
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), DECLARED);
 }
 
 /// A post event whose reply cannot be encoded is still recorded: the trace is
@@ -280,19 +273,14 @@ fn a_post_event_is_recorded_even_when_encoding_fails() {
 /// write in its words, and `doctor` lists it with its protocol and capabilities.
 #[test]
 fn a_well_behaved_adapter_answers_and_doctor_lists_it() {
-    let ws = workspace();
-    let out = hook(&ws, "faulty", &generic_write(&ws), &[]);
+    let (ws, out) = faulty_write(&[]);
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(reply["allowed"], false, "{reply} {}", stderr(&out));
     assert_eq!(reply["error"]["type"], "no_active_intent");
 
-    let path = std::env::join_paths(
-        std::iter::once(faulty_dir()).chain(std::env::split_paths(&path_with_intent())),
-    )
-    .unwrap();
     let out = ws
         .command(&["doctor", "--json"])
-        .env("PATH", path)
+        .env("PATH", faulty_path())
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
