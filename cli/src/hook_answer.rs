@@ -22,14 +22,50 @@ use crate::engine::{FrontEnd, HookEvent, Phase};
 #[derive(Debug, Clone, Args)]
 pub struct HookArgs {
     /// Which front-end's payload format to read and answer in; without it, the
-    /// front-end is recognized from the payload's shape.
-    #[arg(value_enum)]
+    /// front-end is recognized from the payload's shape. Any other name runs the
+    /// external adapter `intent-adapter-<name>` found on PATH
+    /// (docs/frontends/external.md).
+    #[arg(value_parser = FrontEndParser)]
     pub front_end: Option<FrontEnd>,
     /// The event this hook is registered for, for front-ends whose payloads do not
     /// name it (GitHub Copilot CLI: `--event preToolUse`). A payload that names its
     /// event itself keeps its own name.
     #[arg(long, value_name = "EVENT")]
     pub event: Option<String>,
+}
+
+/// Reads `intent hook`'s front-end: a built-in one, else an external adapter's
+/// name. Help lists the built-in ones.
+#[derive(Debug, Clone, Copy)]
+struct FrontEndParser;
+
+impl clap::builder::TypedValueParser for FrontEndParser {
+    type Value = FrontEnd;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<FrontEnd, clap::Error> {
+        let invalid =
+            |why: String| clap::Error::raw(clap::error::ErrorKind::InvalidValue, why + "\n");
+        let text = value
+            .to_str()
+            .ok_or_else(|| invalid("the front-end's name is not UTF-8".to_string()))?;
+        crate::external::front_end_named(text).map_err(invalid)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::ValueEnum;
+        Some(Box::new(
+            FrontEnd::value_variants()
+                .iter()
+                .filter_map(FrontEnd::to_possible_value),
+        ))
+    }
 }
 
 /// What one hook prints.

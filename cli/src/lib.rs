@@ -8,6 +8,7 @@ pub mod caller;
 pub mod commands;
 pub mod config;
 pub mod exit;
+pub mod external;
 pub mod frontends;
 pub mod helper;
 pub mod hook_answer;

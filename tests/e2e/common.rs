@@ -18,7 +18,25 @@ pub fn intent_bin() -> &'static str {
 pub fn path_with_intent() -> std::ffi::OsString {
     let dir = Path::new(intent_bin()).parent().unwrap().to_path_buf();
     let rest = std::env::var_os("PATH").unwrap_or_default();
-    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).unwrap()
+    // The example external adapter, so `intent hook example` finds it as an
+    // installed one would be found (docs/frontends/external.md).
+    let example = example_adapter_dir();
+    std::env::join_paths(
+        [dir, example]
+            .into_iter()
+            .chain(std::env::split_paths(&rest)),
+    )
+    .unwrap()
+}
+
+/// The directory of the example external adapter, `intent-adapter-example`
+/// (Python 3).
+pub fn example_adapter_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("docs/examples/intent-adapter-example"))
+        .find(|dir| dir.is_dir())
+        .expect("docs/examples/intent-adapter-example above the crate")
 }
 
 /// Whether this run of the suite answers hooks through the resident helper, as

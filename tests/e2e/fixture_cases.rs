@@ -25,7 +25,12 @@ pub const FRONT_ENDS: &[&str] = &[
     "qwen-code",
     "opencode",
     "generic",
+    "example",
 ];
+
+/// Front-ends served by an external adapter (`intent-adapter-<name>` on PATH):
+/// `intent hook` without a name cannot recognize their payloads.
+pub const EXTERNAL: &[&str] = &["example"];
 
 /// The placeholder for the workspace root in fixtures.
 pub const WS: &str = "$WS";
@@ -177,6 +182,8 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "copilot" => reply["permissionDecision"] == "deny",
         "opencode" => reply["action"] == "deny",
         "generic" => reply["allowed"] == false,
+        // The example external adapter's made-up agent.
+        "example" => reply["verdict"] == "deny",
         other => panic!("{other}"),
     }
 }
@@ -198,6 +205,7 @@ pub fn session_of(fe: &str, payload: &Value) -> Option<String> {
         "copilot" => "sessionId",
         "cline" => "taskId",
         "cursor" => "conversation_id",
+        "example" => "session",
         _ => "session_id",
     };
     payload[key].as_str().map(str::to_string)
@@ -308,6 +316,7 @@ pub fn event_and_tool(fe: &str, case: &Value) -> (String, String) {
             text(&payload["input"]["tool"]),
         ),
         "generic" => (text(&payload["event"]), text(&payload["tool_name"])),
+        "example" => (text(&payload["hook"]), text(&payload["call"]["tool"])),
         _ => (
             text(&payload["hook_event_name"]),
             text(&payload["tool_name"]),

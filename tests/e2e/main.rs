@@ -42,6 +42,7 @@ mod test_disk_full;
 mod test_docs;
 mod test_doctor;
 mod test_export;
+mod test_external_adapter;
 mod test_fixtures;
 mod test_frontends;
 mod test_gate_adversarial;

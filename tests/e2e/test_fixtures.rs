@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 
 use crate::common::{stderr, TestWorkspace};
 use crate::fixture_cases::{
-    check, event_and_tool, fixtures_dir, load, session_of, validate, Fixture, Run, FRONT_ENDS,
-    SPECS, WS,
+    check, event_and_tool, fixtures_dir, load, session_of, validate, Fixture, Run, EXTERNAL,
+    FRONT_ENDS, SPECS, WS,
 };
 
 /// Runs `fixture` in a fresh workspace through `intent hook [fe]`.
@@ -86,7 +86,7 @@ fn run_fixture(fe: &str, fixture: &Fixture) {
     validate(&fixture.name, &case);
     let (named_ws, named) = run(fixture, fe, true);
     check(&fixture.name, fe, &case["expect"], &named);
-    if case["malformed"] == true {
+    if case["malformed"] == true || EXTERNAL.contains(&fe) {
         return;
     }
     // Without the argument: the same front-end, the same outcome and reply.
@@ -163,6 +163,13 @@ fn opencode_fixtures() {
 #[test]
 fn generic_fixtures() {
     run_front_end("generic");
+}
+
+/// The example external adapter (Python, `docs/examples/intent-adapter-example`),
+/// through the external adapter protocol.
+#[test]
+fn example_external_adapter_fixtures() {
+    run_front_end("example");
 }
 
 /// Every event each adapter handles has a well-formed fixture, and every front-end
@@ -352,6 +359,21 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
                 "post execute_command",
                 "post read_file",
                 "post select_active_intent",
+            ],
+        ),
+        (
+            "example",
+            &[
+                "session_start",
+                "user_prompt",
+                "before_tool write",
+                "before_tool edit",
+                "before_tool shell",
+                "before_tool read",
+                "before_tool mcp",
+                "after_tool write",
+                "after_tool shell",
+                "session_end",
             ],
         ),
     ];

@@ -27,6 +27,6 @@ pub mod respond;
 pub mod timings;
 
 pub use engine::resident::Resident;
-pub use engine::{Engine, FrontEnd, HookEvent, Origin, Phase, Reply};
+pub use engine::{Engine, ExternalFrontEnd, FrontEnd, HookEvent, Origin, Phase, Reply};
 pub use error::HookError;
 pub use hook::Hook;

@@ -107,14 +107,21 @@ pub fn answer_unless(
     let adapter = adapters::adapter(call.front_end.unwrap_or_else(|| adapters::detect(&payload)));
     let name = adapter.event_name(&payload);
     let event = match adapter.parse(&payload).map_err(HookError::Payload) {
-        Ok(event) => event,
+        // An external adapter's event is recorded under its own name, and judged with
+        // the capabilities it declared.
+        Ok(mut event) => {
+            if let Some(external @ FrontEnd::External(_)) = call.front_end {
+                event.front_end = external;
+            }
+            event
+        }
         Err(err) => {
             return Some(Answer {
                 reply: adapter.fail_closed(
                     &name,
                     &format!(
                     "intent gate: cannot read this {} hook payload ({err}); refusing to be safe.",
-                    adapter.front_end().as_str()
+                    call.front_end.unwrap_or(adapter.front_end()).as_str()
                 ),
                 ),
                 diagnostics: vec![err.to_string()],

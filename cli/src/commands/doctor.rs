@@ -45,6 +45,11 @@ pub fn run(config: &Config, _args: DoctorArgs) -> anyhow::Result<u8> {
     ];
     checks.extend(checkpoint(workspace));
     checks.extend(front_ends(workspace.root()));
+    checks.extend(
+        crate::external::doctor()
+            .into_iter()
+            .map(|(name, status, detail)| Check::new(name, status, detail)),
+    );
     checks.extend(projections(workspace));
     let (status, detail) = super::doctor_languages::languages(workspace);
     checks.push(Check::new("languages", status, detail));

@@ -17,6 +17,10 @@ use crate::hook_answer::{answer, printed};
 /// workspace, else here), prints the reply. Always exits 0 with a reply the
 /// front-end understands, except when even that is impossible (exit 2 blocks).
 pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
+    // Only a name that is not built in goes looking on PATH.
+    if let Some(intent_engine::FrontEnd::External(external)) = args.front_end {
+        return crate::external::hook::run(config, external.name, args.event.as_deref());
+    }
     let mut hook = Hook::one_shot();
     hook.timings.mark("start");
     let mut input = Vec::new();

@@ -37,7 +37,7 @@ pub struct Wiring {
 }
 
 /// The wiring of `front_end`; `None` for the generic event, which the tool itself
-/// sends.
+/// sends, and for an external adapter (docs/frontends/external.md).
 pub fn wiring(front_end: FrontEnd) -> Option<&'static Wiring> {
     match front_end {
         FrontEnd::ClaudeCode => Some(&claude_code::WIRING),
@@ -48,7 +48,8 @@ pub fn wiring(front_end: FrontEnd) -> Option<&'static Wiring> {
         FrontEnd::Copilot => Some(&copilot::WIRING),
         FrontEnd::QwenCode => Some(&qwen::WIRING),
         FrontEnd::OpenCode => Some(&opencode::WIRING),
-        FrontEnd::Generic => None,
+        // The generic event's sender, or an external adapter's agent, wires itself.
+        FrontEnd::Generic | FrontEnd::External(_) => None,
     }
 }
 

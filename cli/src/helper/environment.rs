@@ -41,6 +41,8 @@ pub const REGISTRY: &[(&str, Sharing)] = &[
     ("INTENT_HELPER_TEST_ABORT", Sharing::Own),
     ("MALLOC_ARENA_MAX", Sharing::Own),
     ("INTENT_HOOK_TIMINGS", Sharing::Own),
+    // An external adapter's time limit: its hooks are answered in their own process.
+    ("INTENT_ADAPTER_TIMEOUT_MS", Sharing::Own),
     ("INTENT_FAULT_AT", Sharing::Own),
     ("INTENT_FAULT_NTH", Sharing::Own),
     ("COLUMNS", Sharing::Own),

@@ -23,9 +23,12 @@ pub(super) enum Fe {
     QwenCode,
     OpenCode,
     Generic,
+    /// The example external adapter (`intent-adapter-example`, Python), through
+    /// the external adapter protocol.
+    Example,
 }
 
-pub(super) const FRONT_ENDS: [Fe; 10] = [
+pub(super) const FRONT_ENDS: [Fe; 11] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
@@ -36,6 +39,7 @@ pub(super) const FRONT_ENDS: [Fe; 10] = [
     Fe::QwenCode,
     Fe::OpenCode,
     Fe::Generic,
+    Fe::Example,
 ];
 
 impl Fe {
@@ -50,6 +54,7 @@ impl Fe {
             Fe::QwenCode => "qwen-code",
             Fe::OpenCode => "opencode",
             Fe::Generic => "generic",
+            Fe::Example => "example",
         }
     }
 
@@ -196,6 +201,22 @@ impl Fe {
                 format!("{server}_{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
+            // The example agent's own tool names; its adapter maps them.
+            (Fe::Example, Call::Shell(cmd)) => {
+                ("shell".into(), json!({"cmd": fill(cmd), "dir": root_text}))
+            }
+            (Fe::Example, Call::Write(path)) => {
+                ("write".into(), json!({"file": fill(path), "text": "x\n"}))
+            }
+            (Fe::Example, Call::Edit(path)) => (
+                "edit".into(),
+                json!({"file": abs(path), "old": "a", "new": "b"}),
+            ),
+            (Fe::Example, Call::Mcp(server, tool, args)) => (
+                "mcp".into(),
+                json!({"server": server, "tool": tool,
+                    "arguments": serde_json::from_str::<Value>(&fill(args)).expect("case arguments are JSON")}),
+            ),
             (Fe::Cursor, _) => return self.cursor_payload(&root_text, call, &fill),
         };
         match self {
@@ -256,6 +277,9 @@ impl Fe {
                 "worktree": root_text, "model": "mock/mock-coder",
                 "input": {"tool": tool, "sessionID": SESSION, "callID": format!("call_suite_{n}")},
                 "output": {"args": input}}),
+            Fe::Example => json!({"hook": "before_tool", "session": SESSION,
+                "workdir": root_text, "model": "vendor/example-1",
+                "call": {"id": format!("example_suite_{n}"), "tool": tool, "args": input}}),
             Fe::Cursor => unreachable!(),
         }
     }

@@ -263,7 +263,7 @@ fn adapter_output_is_parsed(fe: Fe) {
     }
     if matches!(
         fe,
-        Fe::Cursor | Fe::Cline | Fe::ClineCli | Fe::OpenCode | Fe::Generic
+        Fe::Cursor | Fe::Cline | Fe::ClineCli | Fe::OpenCode | Fe::Generic | Fe::Example
     ) {
         // These formats must say allow explicitly.
         assert!(fe.parse(&json!({})).is_err(), "{}", fe.arg());
@@ -318,4 +318,9 @@ fn opencode_replies_are_parsed() {
 #[test]
 fn generic_replies_are_parsed() {
     adapter_output_is_parsed(Fe::Generic);
+}
+
+#[test]
+fn example_external_adapter_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::Example);
 }

@@ -160,6 +160,26 @@ impl Fe {
                 }
                 _ => Err(format!("no `action`: {reply}")),
             },
+            // The example external adapter's made-up agent.
+            Fe::Example => {
+                let text = text_of(obj.get("reason"));
+                let kind = obj
+                    .get("reason_type")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .or_else(|| reason_kind(&text));
+                let verdict = match obj.get("verdict").and_then(Value::as_str) {
+                    Some("allow") => return Ok(allow()),
+                    Some("deny") => Verdict::Deny,
+                    Some("ask") => Verdict::Ask,
+                    _ => return Err(format!("no `verdict`: {reply}")),
+                };
+                Ok(Reply {
+                    verdict,
+                    kind,
+                    text,
+                })
+            }
             Fe::Generic => match obj.get("allowed").and_then(Value::as_bool) {
                 Some(true) => Ok(allow()),
                 Some(false) => {

@@ -120,6 +120,11 @@ impl Adapter for Generic {
         if let Some(context) = &reply.context {
             out["context"] = json!(context);
         }
+        // Only for an external adapter that declared it can rewrite a tool's input
+        // (`FrontEnd::shell_command_slot`); the seeds' fork never gets one.
+        if let Some(rewrite) = &reply.rewrite {
+            out["rewrite"] = json!({"tool_input": rewrite.input, "ask": rewrite.ask});
+        }
         out
     }
 

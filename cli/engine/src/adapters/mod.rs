@@ -119,7 +119,8 @@ pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
         FrontEnd::Copilot => &copilot::Copilot,
         FrontEnd::QwenCode => &qwen::Qwen,
         FrontEnd::OpenCode => &opencode::OpenCode,
-        FrontEnd::Generic => &generic::Generic,
+        // An external adapter's process hands over the generic event.
+        FrontEnd::Generic | FrontEnd::External(_) => &generic::Generic,
     }
 }
 

@@ -59,6 +59,11 @@ impl FrontEnd {
             // `PermissionRequest` hook does, when Qwen itself would ask): none.
             // The plugin puts the new arguments in place of `output.args` (1.18.33).
             (FrontEnd::OpenCode, "bash") => Some(Line("command")),
+            // An external adapter that declared it can hand its agent a new input:
+            // the generic event's shell tool (docs/frontends/external.md).
+            (FrontEnd::External(external), "execute_command") if external.can_rewrite_input => {
+                Some(Line("command"))
+            }
             _ => None,
         }
     }

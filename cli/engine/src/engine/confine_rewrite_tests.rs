@@ -94,6 +94,11 @@ fn each_front_end_rewrites_its_own_field_and_keeps_the_rest() {
         (FrontEnd::Copilot, "bash", "command"),
         (FrontEnd::Cursor, "Shell", "command"),
         (FrontEnd::OpenCode, "bash", "command"),
+        (
+            FrontEnd::External(external(true)),
+            "execute_command",
+            "command",
+        ),
     ] {
         let input = json!({key: command, "description": "build", "cwd": "/w/shop/src"});
         let new = rewritten(front_end, tool, command, input);
@@ -146,6 +151,7 @@ fn where_no_hook_can_rewrite_the_command_is_refused_with_the_way_to_confine_it()
     for (front_end, tool) in [
         (FrontEnd::Cline, "execute_command"),
         (FrontEnd::Generic, "execute_command"),
+        (FrontEnd::External(external(false)), "execute_command"),
         (FrontEnd::Cursor, "run_terminal_cmd"),
         (FrontEnd::Copilot, "powershell"),
     ] {
@@ -240,4 +246,27 @@ fn a_command_is_already_confined_only_when_all_of_it_runs_confined() {
     ] {
         assert!(!yes(no), "{no}");
     }
+}
+
+/// An external adapter's front-end, declaring whether its agent can take a new input.
+fn external(can_rewrite_input: bool) -> crate::engine::ExternalFrontEnd {
+    crate::engine::ExternalFrontEnd {
+        name: "example",
+        blocks_before_write: true,
+        can_rewrite_input,
+        refusal_cancels_task: false,
+    }
+}
+
+/// An external adapter is judged with the capabilities its handshake declared.
+#[test]
+fn an_external_adapter_is_judged_with_its_declared_capabilities() {
+    let mut declared = external(false);
+    declared.blocks_before_write = false;
+    declared.refusal_cancels_task = true;
+    let caps = FrontEnd::External(declared).capabilities();
+    assert!(!caps.blocks_before_write && caps.refusal_cancels_task);
+    let caps = FrontEnd::External(external(false)).capabilities();
+    assert!(caps.blocks_before_write && !caps.refusal_cancels_task);
+    assert_eq!(FrontEnd::External(declared).as_str(), "example");
 }

@@ -29,6 +29,27 @@ pub enum FrontEnd {
     OpenCode,
     /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
+    /// An external adapter, `intent-adapter-<name>` on `PATH`, that turns its agent's
+    /// payloads into the generic event (docs/frontends/external.md). Not a value of
+    /// the CLI's list: any name that is not built in is looked up on `PATH`.
+    #[value(skip)]
+    External(ExternalFrontEnd),
+}
+
+/// An external adapter as its handshake declared it: its name, recorded as the
+/// front-end (`hook:<name>`), and what its agent can do with a hook's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExternalFrontEnd {
+    /// The `<name>` of `intent-adapter-<name>`; `'static` because events record the
+    /// front-end by name and a hook process speaks to one adapter.
+    pub name: &'static str,
+    /// Its agent asks before a file is written (else writes are judged afterwards).
+    pub blocks_before_write: bool,
+    /// Its agent can run a tool with an input the hook gives instead (a shell
+    /// command rewritten to run under `intent confine`).
+    pub can_rewrite_input: bool,
+    /// A refusal cancels the agent's whole task rather than one tool call.
+    pub refusal_cancels_task: bool,
 }
 
 impl FrontEnd {
@@ -57,6 +78,7 @@ impl FrontEnd {
             FrontEnd::QwenCode => "qwen-code",
             FrontEnd::OpenCode => "opencode",
             FrontEnd::Generic => "generic",
+            FrontEnd::External(external) => external.name,
         }
     }
 
@@ -64,6 +86,13 @@ impl FrontEnd {
     /// is enforced (`gate::decide`): Cline's hooks can only refuse by cancelling the
     /// whole task.
     pub fn capabilities(self) -> intent_gate::Capabilities {
+        if let FrontEnd::External(external) = self {
+            // As the adapter's handshake declared them (docs/frontends/external.md).
+            return intent_gate::Capabilities {
+                blocks_before_write: external.blocks_before_write,
+                refusal_cancels_task: external.refusal_cancels_task,
+            };
+        }
         intent_gate::Capabilities {
             // Every front-end's write reaches the gate before it happens now that
             // Cursor has `preToolUse`; Cursor's older after-the-fact edits are judged

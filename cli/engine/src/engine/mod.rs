@@ -47,7 +47,9 @@ use intent_state::{HookState, StateCache};
 use serde_json::Value;
 
 use crate::Hook;
-pub use event::{FrontEnd, HookEvent, Origin, Phase, Refusal, Reply, ToolCall, ToolResponse};
+pub use event::{
+    ExternalFrontEnd, FrontEnd, HookEvent, Origin, Phase, Refusal, Reply, ToolCall, ToolResponse,
+};
 
 /// Runs hook events against one workspace.
 #[derive(Debug, Clone)]
