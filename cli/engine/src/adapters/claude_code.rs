@@ -180,6 +180,20 @@ pub fn render(event_name: &str, reply: &Reply) -> Value {
     out
 }
 
+/// [`render`] for a front-end whose `PostToolUse` ignores `decision: block` (Qwen
+/// Code, Factory Droid): a verdict after the fact goes to the model as context.
+pub fn render_block_as_context(event_name: &str, reply: &Reply) -> Value {
+    let mut reply = reply.clone();
+    if let (Some(reason), "PostToolUse") = (reply.post_block.take(), event_name) {
+        let context = match reply.context.take() {
+            Some(context) => format!("{reason}\n{context}"),
+            None => reason,
+        };
+        reply.context = Some(context);
+    }
+    render(event_name, &reply)
+}
+
 /// The reply that refuses a tool call when the hook itself failed (fail closed).
 pub fn fail_closed(message: &str) -> Value {
     json!({

@@ -9,6 +9,7 @@
 pub(crate) mod claude_code;
 pub(crate) mod cline;
 pub(crate) mod codex;
+pub(crate) mod droid;
 pub mod copilot;
 pub mod cursor;
 pub(crate) mod fields;
@@ -18,6 +19,7 @@ pub mod opencode;
 pub(crate) mod patch;
 pub(crate) mod qwen;
 pub(crate) mod tools;
+pub mod windsurf;
 
 use serde_json::Value;
 
@@ -119,6 +121,8 @@ pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
         FrontEnd::Copilot => &copilot::Copilot,
         FrontEnd::QwenCode => &qwen::Qwen,
         FrontEnd::OpenCode => &opencode::OpenCode,
+        FrontEnd::Droid => &droid::Droid,
+        FrontEnd::Windsurf => &windsurf::Windsurf,
         FrontEnd::Generic => &generic::Generic,
     }
 }
@@ -149,6 +153,10 @@ pub fn detect(payload: &Value) -> FrontEnd {
         .is_some_and(|hook| hook == "event" || opencode::EVENTS.contains(&hook));
     if has("clineVersion") || has("hookName") || has("taskId") {
         FrontEnd::Cline
+    } else if has("agent_action_name") && has("trajectory_id") {
+        FrontEnd::Windsurf
+    } else if droid::droid_transcript(payload) {
+        FrontEnd::Droid
     } else if opencode_hook {
         FrontEnd::OpenCode
     } else if has("toolArgs") || has("toolResult") || has(copilot::EVENT_FIELD) || has("sessionId")

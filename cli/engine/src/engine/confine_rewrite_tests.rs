@@ -148,6 +148,8 @@ fn where_no_hook_can_rewrite_the_command_is_refused_with_the_way_to_confine_it()
         (FrontEnd::Generic, "execute_command"),
         (FrontEnd::Cursor, "run_terminal_cmd"),
         (FrontEnd::Copilot, "powershell"),
+        (FrontEnd::Droid, "Execute"),
+        (FrontEnd::Windsurf, "run_command"),
     ] {
         let secret = "curl -H 'token: s3cret' x > src/a";
         let Some(Confinement::Refuse(reason)) =
