@@ -10,21 +10,15 @@
 
 use std::path::Path;
 
-use intent_gate::bytes_sha256;
 use intent_ledger::Event;
 use serde_json::{json, Value};
 
 use crate::common::{intent_bin, TestWorkspace};
 use crate::droid::{require_droid, DroidOutcome, DroidRun, Step};
-use crate::test_codex::{assert_intact, events_of, reason_json, spec_workspace};
-
-/// Wired the way a user does it: `intent init --agent droid`.
-fn wired_workspace() -> TestWorkspace {
-    let ws = spec_workspace();
-    let out = ws.run(&["init", "--agent", "droid"], None);
-    assert!(out.status.success(), "{}", crate::common::stderr(&out));
-    ws
-}
+use crate::scenario::{
+    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
+    wired_workspace, WriteThenEdit,
+};
 
 fn droid(ws: &TestWorkspace, cli: &Path) -> DroidRun {
     DroidRun::new(cli, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
@@ -51,7 +45,7 @@ fn denied(out: &DroidOutcome, i: usize) -> Value {
 )]
 fn droid_write_without_an_intent_is_denied() {
     let Some(cli) = require_droid() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("droid");
     let target = ws.root().join("src/a.ts");
     let out = droid(&ws, &cli)
         .prompt("Add src/a.ts.")
@@ -84,7 +78,7 @@ fn droid_write_without_an_intent_is_denied() {
 )]
 fn droid_after_the_handshake_writes_in_scope_only_and_is_traced() {
     let Some(cli) = require_droid() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("droid");
     let a = ws.root().join("src/a.ts");
     let first = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
     let out = droid(&ws, &cli)
@@ -99,38 +93,23 @@ fn droid_after_the_handshake_writes_in_scope_only_and_is_traced() {
     eprintln!("droid session took {:?}", out.run.elapsed);
     assert_eq!(out.tool_results().len(), 5, "{}", out.describe());
 
-    let selected = events_of(&ws, "intent.selected");
-    assert_eq!(selected.len(), 1, "{}", out.describe());
-    assert_eq!(selected[0].data["intent_id"], "INT-001");
-    let session = selected[0].session.clone().expect("a session");
+    let events = ws.events();
+    let session = selected_session(&events);
     // The intent's context reached the model (the MCP tool's answer).
-    assert!(
-        out.tool_results()[0].contains("intent_context intent_id=\"INT-001\""),
-        "{}",
-        out.describe()
-    );
+    let last = out.requests.iter().filter(|r| r.is_agent_turn()).filter_map(|r| r.body.as_ref());
+    assert_context_reached(last.last().expect("a model request"));
 
     // Both writes in scope ran and are traced, the edit from the create's hash.
     let written = std::fs::read(&a).expect("src/a.ts");
     assert_eq!(written, first.replace("`hi ", "`hello ").as_bytes());
-    let traces: Vec<Event> = events_of(&ws, "trace");
-    assert_eq!(traces.len(), 2, "{:#?}\n{}", ws.events(), out.describe());
-    for trace in &traces {
-        assert_eq!(trace.data["path"], "src/a.ts");
-        assert_eq!(trace.data["front_end"], "droid");
-        assert_eq!(trace.data["intent_id"], "INT-001");
-        assert_eq!(trace.session.as_deref(), Some(session.as_str()));
+    WriteThenEdit {
+        front_end: "droid",
+        session: &session,
+        path: "src/a.ts",
+        written: first.as_bytes(),
+        edited: &written,
     }
-    assert_eq!(traces[0].data["before_sha256"], Value::Null);
-    assert_eq!(
-        traces[0].data["after_sha256"],
-        bytes_sha256(first.as_bytes())
-    );
-    assert_eq!(
-        traces[1].data["before_sha256"],
-        traces[0].data["after_sha256"]
-    );
-    assert_eq!(traces[1].data["after_sha256"], bytes_sha256(&written));
+    .assert_traced(&events);
 
     // Out of scope: denied, with the scope the intent allows; the run went on.
     let reason = denied(&out, 3);
@@ -157,7 +136,7 @@ fn droid_after_the_handshake_writes_in_scope_only_and_is_traced() {
 )]
 fn droid_failed_command_fires_no_hook_after_it_so_leaves_no_lesson() {
     let Some(cli) = require_droid() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("droid");
     let out = droid(&ws, &cli)
         .prompt("Look around.")
         .step(Step::select("INT-001"))
@@ -195,7 +174,7 @@ fn droid_failed_command_fires_no_hook_after_it_so_leaves_no_lesson() {
 )]
 fn droid_command_writing_outside_the_scope_is_reported_to_the_model() {
     let Some(cli) = require_droid() else { return };
-    let ws = wired_workspace();
+    let ws = wired_workspace("droid");
     std::fs::create_dir_all(ws.root().join("docs")).unwrap();
     // The gate cannot tell what this writes: allowed under the intent, checked after.
     let out = droid(&ws, &cli)

@@ -7,7 +7,9 @@
 //! Found by running 0.225.2 (`tests/e2e/droid/`): payloads carry no
 //! `tool_use_id` (a stable one is derived, so pre and post pair up); a `deny`
 //! reaches the model as the tool's error and the run goes on; `PreToolUse`'s
-//! `updatedInput` (with `allow`) is merged over the tool's input; a hook that fails
+//! `updatedInput` (with `allow`) is merged over the tool's input (with `ask` it is
+//! dropped, and `ask` only hands the call to Droid's own autonomy rules, which may
+//! run it unasked: read in its source, so neither is ever sent); a hook that fails
 //! or prints no JSON lets the tool run (so the gate always answers in JSON). Exit
 //! code 3 or `continue: false` aborts the whole run: never sent. `PostToolUse`
 //! ignores `decision: block`; its `additionalContext` reaches the model, so a
@@ -98,7 +100,12 @@ impl Adapter for Droid {
     }
 
     fn render(&self, event_name: &str, reply: &Reply) -> Value {
-        claude_code::render_block_as_context(event_name, reply)
+        claude_code::render_without_ask(
+            "Factory Droid",
+            event_name,
+            reply,
+            claude_code::render_block_as_context,
+        )
     }
 
     fn fail_closed(&self, event_name: &str, message: &str) -> Value {
@@ -225,6 +232,41 @@ mod tests {
             "out of scope"
         );
         assert!(out.get("decision").is_none(), "{out}");
+    }
+
+    #[test]
+    fn droid_is_never_asked() {
+        use crate::engine::event::Rewrite;
+        use crate::engine::Refusal;
+        use intent_gate::{GateReason, ReasonKind};
+        let refusal = Reply {
+            refusal: Some(Refusal {
+                ask: true,
+                reason: GateReason {
+                    kind: ReasonKind::PolicyBlock,
+                    message: "needs a person".into(),
+                    intent_id: None,
+                    attempted_path: None,
+                    attempted_command: None,
+                    allowed_scope: Vec::new(),
+                    available_intents: Vec::new(),
+                    next_step: String::new(),
+                },
+            }),
+            ..Reply::default()
+        };
+        let out = Droid.render("PreToolUse", &refusal);
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+        let rewrite = Reply {
+            rewrite: Some(Rewrite {
+                input: json!({"command": "intent confine -- x"}),
+                ask: true,
+            }),
+            ..Reply::default()
+        };
+        let out = Droid.render("PreToolUse", &rewrite);
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
+        assert_eq!(out["hookSpecificOutput"]["updatedInput"]["command"], "intent confine -- x");
     }
 
     #[test]

@@ -59,8 +59,9 @@ impl FrontEnd {
             // `PermissionRequest` hook does, when Qwen itself would ask): none.
             // The plugin puts the new arguments in place of `output.args` (1.18.33).
             (FrontEnd::OpenCode, "bash") => Some(Line("command")),
-            // Factory Droid 0.225.2 merges `updatedInput` over `Execute`'s input (read
-            // in its source, not tried): none until a run with the binary proves it.
+            // `updatedInput` with `permissionDecision: allow`, merged over the input
+            // (Factory Droid 0.225.2, tried).
+            (FrontEnd::Droid, "Execute") => Some(Line("command")),
             // Windsurf's hooks answer with an exit code only: none.
             _ => None,
         }

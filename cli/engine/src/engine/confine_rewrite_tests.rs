@@ -94,6 +94,7 @@ fn each_front_end_rewrites_its_own_field_and_keeps_the_rest() {
         (FrontEnd::Copilot, "bash", "command"),
         (FrontEnd::Cursor, "Shell", "command"),
         (FrontEnd::OpenCode, "bash", "command"),
+        (FrontEnd::Droid, "Execute", "command"),
     ] {
         let input = json!({key: command, "description": "build", "cwd": "/w/shop/src"});
         let new = rewritten(front_end, tool, command, input);
@@ -148,7 +149,6 @@ fn where_no_hook_can_rewrite_the_command_is_refused_with_the_way_to_confine_it()
         (FrontEnd::Generic, "execute_command"),
         (FrontEnd::Cursor, "run_terminal_cmd"),
         (FrontEnd::Copilot, "powershell"),
-        (FrontEnd::Droid, "Execute"),
         (FrontEnd::Windsurf, "run_command"),
     ] {
         let secret = "curl -H 'token: s3cret' x > src/a";
