@@ -288,7 +288,10 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
             "windsurf",
             ".windsurf/hooks.json",
             |c| {
-                c["hooks"].as_object_mut().unwrap().remove("pre_run_command");
+                c["hooks"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("pre_run_command");
             },
             "pre_run_command",
         ),

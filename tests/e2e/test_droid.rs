@@ -96,7 +96,11 @@ fn droid_after_the_handshake_writes_in_scope_only_and_is_traced() {
     let events = ws.events();
     let session = selected_session(&events);
     // The intent's context reached the model (the MCP tool's answer).
-    let last = out.requests.iter().filter(|r| r.is_agent_turn()).filter_map(|r| r.body.as_ref());
+    let last = out
+        .requests
+        .iter()
+        .filter(|r| r.is_agent_turn())
+        .filter_map(|r| r.body.as_ref());
     assert_context_reached(last.last().expect("a model request"));
 
     // Both writes in scope ran and are traced, the edit from the create's hash.

@@ -49,6 +49,11 @@ fn commands(root: &Path) -> Vec<(String, String)> {
 fn check(root: &Path, found: &mut Vec<Finding>) {
     let rel = ".cursor/hooks.json";
     if let Some(config) = read_json(&root.join(rel), rel, "cursor", found) {
-        found.push(every_event("cursor", rel, &config["hooks"], intent_engine::adapters::cursor::EVENTS));
+        found.push(every_event(
+            "cursor",
+            rel,
+            &config["hooks"],
+            intent_engine::adapters::cursor::EVENTS,
+        ));
     }
 }

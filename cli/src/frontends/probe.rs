@@ -170,7 +170,11 @@ pub(crate) fn hook_commands_in(root: &Path, rel: &str, key: &str) -> Vec<(String
         return Vec::new();
     };
     let mut commands = Vec::new();
-    let under = if key.is_empty() { &config } else { &config[key] };
+    let under = if key.is_empty() {
+        &config
+    } else {
+        &config[key]
+    };
     collect_commands(under, &mut commands);
     commands
         .into_iter()

@@ -49,7 +49,11 @@ const PROTECTED: &[(&str, bool, &str)] = &[
         true,
         "Factory Droid's hooks, settings and MCP configuration",
     ),
-    (".windsurf/hooks.json", false, "Windsurf's hook configuration"),
+    (
+        ".windsurf/hooks.json",
+        false,
+        "Windsurf's hook configuration",
+    ),
 ];
 
 /// What `rel` (workspace-relative, `/`-separated) is if agents may not write it.

@@ -23,7 +23,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use crate::chatmock::MockChat;
-use crate::cliproc::{clean_command, find_bin, joined_path, require_bin, run_with_limit, Finished, Scripted};
+use crate::cliproc::{
+    clean_command, find_bin, joined_path, require_bin, run_with_limit, Finished, Scripted,
+};
 use crate::mockhttp::RecordedRequest;
 
 /// The Droid version the harness was written against.
@@ -33,9 +35,8 @@ pub const DROID_VERSION: &str = "0.225.2";
 pub fn droid_bin() -> Option<PathBuf> {
     let defaults: Vec<PathBuf> = std::env::var_os("HOME")
         .map(|home| {
-            PathBuf::from(home).join(
-                ".cache/intent-ledger/droid/node_modules/@factory/cli-linux-x64/bin/droid",
-            )
+            PathBuf::from(home)
+                .join(".cache/intent-ledger/droid/node_modules/@factory/cli-linux-x64/bin/droid")
         })
         .into_iter()
         .collect();
@@ -122,7 +123,15 @@ impl Scripted<Step> {
             .env("PATH", joined_path(&self.path_prepend))
             .env("HOME", home.path())
             .envs(self.env)
-            .args(["exec", "--auto", "high", "-m", "custom:Mock-0", "-o", "json"])
+            .args([
+                "exec",
+                "--auto",
+                "high",
+                "-m",
+                "custom:Mock-0",
+                "-o",
+                "json",
+            ])
             .arg(&self.prompt);
         let run = run_with_limit(cmd, self.timeout);
         DroidOutcome {
@@ -175,8 +184,12 @@ impl DroidOutcome {
 
     /// Describes the session for assertion messages.
     pub fn describe(&self) -> String {
-        self.run
-            .describe("droid", &self.requests, "tool results", &self.tool_results())
+        self.run.describe(
+            "droid",
+            &self.requests,
+            "tool results",
+            &self.tool_results(),
+        )
     }
 
     /// Panics with [`describe`](Self::describe) unless `droid` exited 0 in time.

@@ -43,7 +43,10 @@ impl Native<'_> {
             ),
             "copilot" => ("create".into(), json!({"path": abs, "file_text": content})),
             "opencode" => ("write".into(), json!({"filePath": abs, "content": content})),
-            "droid" => ("Create".into(), json!({"file_path": abs, "content": content})),
+            "droid" => (
+                "Create".into(),
+                json!({"file_path": abs, "content": content}),
+            ),
             "windsurf" => (
                 "write_code".into(),
                 json!({"file_path": abs, "edits": [{"old_string": "", "new_string": content}]}),

@@ -39,7 +39,10 @@ fn init_wires_droid_in_its_hooks_file_and_the_command_denies() {
     assert_eq!(groups.len(), 2, "{hooks}");
     assert_eq!(groups[1]["matcher"], "*");
     for event in ["PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"] {
-        assert!(hooks[event][0]["hooks"][0]["command"].is_string(), "{event}: {hooks}");
+        assert!(
+            hooks[event][0]["hooks"][0]["command"].is_string(),
+            "{event}: {hooks}"
+        );
     }
     let mcp = read(&ws, ".factory/mcp.json");
     assert_eq!(mcp["mcpServers"]["intent"]["type"], "stdio");
@@ -96,7 +99,12 @@ fn init_wires_windsurf_and_a_refusal_is_exit_two() {
     assert_eq!(hooks["hooks"]["post_write_code"][0]["command"], "mine");
     let events = intent_engine::adapters::windsurf::EVENTS;
     for event in events {
-        let ours = hooks["hooks"][event].as_array().unwrap().last().unwrap().clone();
+        let ours = hooks["hooks"][event]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .clone();
         let command = ours["command"].as_str().unwrap_or_default();
         assert!(command.ends_with("hook windsurf"), "{event}: {hooks}");
     }
@@ -109,7 +117,11 @@ fn init_wires_windsurf_and_a_refusal_is_exit_two() {
     let out = run_configured_output(&ws, &command, &pre_write(&ws, "windsurf", "x"));
     // Cascade reads no reply: exit 2 blocks, and the agent sees stderr.
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("no_active_intent"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no_active_intent"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!ws.root().join("src/a.ts").exists());
     // A read is allowed: exit 0.
     let read_payload = json!({"agent_action_name": "pre_read_code", "trajectory_id": "t",

@@ -217,7 +217,9 @@ mod tests {
             .unwrap()
             .tool
             .unwrap();
-        assert!(matches!(other.action, Action::Other { ref tool, .. } if tool == "mcp__fs__read_file"));
+        assert!(
+            matches!(other.action, Action::Other { ref tool, .. } if tool == "mcp__fs__read_file")
+        );
     }
 
     #[test]
@@ -266,7 +268,10 @@ mod tests {
         };
         let out = Droid.render("PreToolUse", &rewrite);
         assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "allow");
-        assert_eq!(out["hookSpecificOutput"]["updatedInput"]["command"], "intent confine -- x");
+        assert_eq!(
+            out["hookSpecificOutput"]["updatedInput"]["command"],
+            "intent confine -- x"
+        );
     }
 
     #[test]

@@ -9,9 +9,9 @@
 pub(crate) mod claude_code;
 pub(crate) mod cline;
 pub(crate) mod codex;
-pub(crate) mod droid;
 pub mod copilot;
 pub mod cursor;
+pub(crate) mod droid;
 pub(crate) mod fields;
 pub(crate) mod gemini;
 pub(crate) mod generic;

@@ -192,8 +192,11 @@ mod tests {
 
     #[test]
     fn actions_become_tools() {
-        let info = json!({"file_path": "/w/a.py", "edits": [{"old_string": "", "new_string": "x"}]});
-        let pre = Windsurf.parse(&payload("pre_write_code", info.clone())).unwrap();
+        let info =
+            json!({"file_path": "/w/a.py", "edits": [{"old_string": "", "new_string": "x"}]});
+        let pre = Windsurf
+            .parse(&payload("pre_write_code", info.clone()))
+            .unwrap();
         let post = Windsurf.parse(&payload("post_write_code", info)).unwrap();
         assert_eq!(pre.phase, Phase::PreTool);
         assert_eq!(post.phase, Phase::PostTool);
@@ -246,6 +249,9 @@ mod tests {
             refusal_reason(&Windsurf.render("post_run_command", &reply)),
             Some("outside")
         );
-        assert_eq!(refusal_reason(&Windsurf.render("pre_read_code", &reply)), None);
+        assert_eq!(
+            refusal_reason(&Windsurf.render("pre_read_code", &reply)),
+            None
+        );
     }
 }
