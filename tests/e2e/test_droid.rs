@@ -96,12 +96,12 @@ fn droid_after_the_handshake_writes_in_scope_only_and_is_traced() {
     let events = ws.events();
     let session = selected_session(&events);
     // The intent's context reached the model (the MCP tool's answer).
-    let last = out
+    let mut turns = out
         .requests
         .iter()
         .filter(|r| r.is_agent_turn())
         .filter_map(|r| r.body.as_ref());
-    assert_context_reached(last.last().expect("a model request"));
+    assert_context_reached(turns.next_back().expect("a model request"));
 
     // Both writes in scope ran and are traced, the edit from the create's hash.
     let written = std::fs::read(&a).expect("src/a.ts");
