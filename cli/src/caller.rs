@@ -32,6 +32,7 @@ const AGENT_PROGRAMS: &[(&str, &str)] = &[
     ("copilot", "GitHub Copilot CLI"),
     ("qwen", "Qwen Code"),
     ("opencode", "OpenCode"),
+    ("droid", "Factory Droid"),
 ];
 
 /// Most ancestors looked at (a process tree deeper than this is unusual).

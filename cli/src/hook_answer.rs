@@ -146,7 +146,7 @@ pub fn printed(answer: &respond::Answer, timings: &Timings) -> Printed {
 }
 
 /// The workspace of a hook: `--workspace`, else the front-end's project directory
-/// variable (`$CLAUDE_PROJECT_DIR`, `$GEMINI_PROJECT_DIR`, `$COPILOT_PROJECT_DIR`, `$QWEN_PROJECT_DIR`), else the payload's `cwd`,
+/// variable (`$CLAUDE_PROJECT_DIR`, `$GEMINI_PROJECT_DIR`, `$COPILOT_PROJECT_DIR`, `$QWEN_PROJECT_DIR`, `$FACTORY_PROJECT_DIR`), else the payload's `cwd`,
 /// else the current directory.
 fn hook_workspace(
     config: &Config,
@@ -173,6 +173,8 @@ pub fn project_dir_variable(front_end: Option<FrontEnd>) -> &'static str {
         Some(FrontEnd::Copilot) => "COPILOT_PROJECT_DIR",
         // Qwen Code also sets CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR.
         Some(FrontEnd::QwenCode) => "QWEN_PROJECT_DIR",
+        // Droid also sets CLAUDE_PROJECT_DIR and DROID_PROJECT_DIR.
+        Some(FrontEnd::Droid) => "FACTORY_PROJECT_DIR",
         _ => "CLAUDE_PROJECT_DIR",
     }
 }

@@ -24,6 +24,8 @@ pub const FRONT_ENDS: &[&str] = &[
     "copilot",
     "qwen-code",
     "opencode",
+    "droid",
+    "windsurf",
     "generic",
     "example",
 ];
@@ -173,7 +175,7 @@ pub fn at<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
 /// Whether a front-end's reply refuses (as in `test_frontends.rs`).
 pub fn refused(fe: &str, reply: &Value) -> bool {
     match fe {
-        "claude-code" | "codex" | "qwen-code" => {
+        "claude-code" | "codex" | "qwen-code" | "droid" => {
             reply["hookSpecificOutput"]["permissionDecision"] == "deny"
         }
         "gemini" => reply["decision"] == "deny",
@@ -181,6 +183,8 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "cursor" => reply["permission"] == "deny",
         "copilot" => reply["permissionDecision"] == "deny",
         "opencode" => reply["action"] == "deny",
+        // What `intent hook windsurf` turns into exit 2 (`windsurf_exit`).
+        "windsurf" => reply["decision"] == "deny",
         "generic" => reply["allowed"] == false,
         // The example external adapter's made-up agent.
         "example" => reply["verdict"] == "deny",
@@ -206,6 +210,7 @@ pub fn session_of(fe: &str, payload: &Value) -> Option<String> {
         "cline" => "taskId",
         "cursor" => "conversation_id",
         "example" => "session",
+        "windsurf" => "trajectory_id",
         _ => "session_id",
     };
     payload[key].as_str().map(str::to_string)
@@ -317,6 +322,10 @@ pub fn event_and_tool(fe: &str, case: &Value) -> (String, String) {
         ),
         "generic" => (text(&payload["event"]), text(&payload["tool_name"])),
         "example" => (text(&payload["hook"]), text(&payload["call"]["tool"])),
+        "windsurf" => (
+            text(&payload["agent_action_name"]),
+            text(&payload["tool_info"]["mcp_tool_name"]),
+        ),
         _ => (
             text(&payload["hook_event_name"]),
             text(&payload["tool_name"]),

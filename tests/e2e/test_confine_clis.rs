@@ -1,5 +1,5 @@
-//! `confine_shell` with the real Codex, Gemini, Copilot and Cline CLIs and OpenCode
-//! (offline, against their scripted model mocks), wired by `intent init --agent`:
+//! `confine_shell` with the real Codex, Gemini, Copilot and Cline CLIs, OpenCode and
+//! Factory Droid (offline, against their scripted model mocks), wired by `intent init --agent`:
 //! the agent runs a script the gate cannot read through (allowed under INT-001,
 //! `src/**`); the hook rewrites it to run under `intent confine`, so its write in
 //! the scope succeeds while its write outside the scope, and a detached child's
@@ -232,4 +232,30 @@ fn opencode_runs_an_agents_commands_confined() {
     let results = out.tool_results();
     assert_eq!(results.len(), 1, "{}", out.describe());
     assert_ran_confined(&ws, &results[0], &out.describe());
+}
+
+#[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
+fn droid_runs_an_agents_script_confined() {
+    let Some(bin) = crate::droid::require_droid() else {
+        return;
+    };
+    if !landlock() {
+        return;
+    }
+    let ws = confined_workspace("droid", "allow");
+    // `droid exec` fires no UserPromptSubmit: the handshake selects the intent.
+    let out = crate::droid::DroidRun::new(&bin, ws.root())
+        .path_prepend(intent_dir())
+        .prompt("Build it.")
+        .step(crate::droid::Step::select("INT-001"))
+        .step(crate::droid::Step::execute(COMMAND))
+        .run();
+    out.assert_success();
+    let results = out.tool_results();
+    assert_eq!(results.len(), 2, "{}", out.describe());
+    assert_ran_confined(&ws, &results[1], &out.describe());
 }

@@ -48,6 +48,10 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
             "qwen-code",
             "--agent",
             "opencode",
+            "--agent",
+            "droid",
+            "--agent",
+            "windsurf",
         ],
         None,
     );
@@ -63,6 +67,8 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
         "copilot",
         "qwen-code",
         "opencode",
+        "droid",
+        "windsurf",
     ] {
         let found = status(&body, &format!("{fe} hook"));
         assert!(
@@ -164,6 +170,8 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
         "copilot",
         "qwen-code",
         "opencode",
+        "droid",
+        "windsurf",
     ];
     for agent in agents {
         let out = ws.run(&["init", "--agent", agent], None);
@@ -259,6 +267,33 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
                     .remove("PostToolUseFailure");
             },
             "PostToolUseFailure",
+        ),
+        (
+            "droid",
+            ".factory/hooks.json",
+            |c| {
+                c["PreToolUse"][0]["matcher"] = "Create|Edit".into();
+            },
+            "ApplyPatch, Execute, other MCP servers' tools",
+        ),
+        (
+            "droid",
+            ".factory/hooks.json",
+            |c| {
+                c.as_object_mut().unwrap().remove("PostToolUse");
+            },
+            "PostToolUse",
+        ),
+        (
+            "windsurf",
+            ".windsurf/hooks.json",
+            |c| {
+                c["hooks"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("pre_run_command");
+            },
+            "pre_run_command",
         ),
         (
             "cursor",

@@ -50,18 +50,18 @@ fn run(fixture: &Fixture, fe: &str, named: bool) -> (TestWorkspace, Run) {
     }
     let out: Output = ws.run(&args, Some(case["payload"].to_string().as_bytes()));
     let how = if named { "named" } else { "detected" };
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{name} ({how}): hooks always exit 0: {}",
-        stderr(&out)
-    );
     let reply: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "{name} ({how}): the reply is not JSON ({e}): {}",
             String::from_utf8_lossy(&out.stdout)
         )
     });
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(fe, &reply)),
+        "{name} ({how}): hooks exit 0, except a Windsurf refusal: {}",
+        stderr(&out)
+    );
     let events = ws.events().split_off(before);
     let stderr = stderr(&out);
     (
@@ -72,6 +72,18 @@ fn run(fixture: &Fixture, fe: &str, named: bool) -> (TestWorkspace, Run) {
             events,
         },
     )
+}
+
+/// The exit code of a hook that replied `reply`: 0, except for a Windsurf reply
+/// that refuses or objects, which Cascade hears only as exit 2 (the reason on
+/// stderr).
+fn exit_code(fe: &str, reply: &Value) -> i32 {
+    let objects = matches!(reply["decision"].as_str(), Some("deny" | "block"));
+    if fe == "windsurf" && objects {
+        2
+    } else {
+        0
+    }
 }
 
 /// A reply with the workspace root put back to `$WS`, for comparing across workspaces.
@@ -158,6 +170,16 @@ fn qwen_code_fixtures() {
 #[test]
 fn opencode_fixtures() {
     run_front_end("opencode");
+}
+
+#[test]
+fn droid_fixtures() {
+    run_front_end("droid");
+}
+
+#[test]
+fn windsurf_fixtures() {
+    run_front_end("windsurf");
 }
 
 #[test]
@@ -333,6 +355,42 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
                 "tool.execute.after bash",
                 "tool.execute.after intent_select_active_intent",
                 "session.idle",
+            ],
+        ),
+        (
+            "droid",
+            &[
+                "SessionStart",
+                "UserPromptSubmit",
+                "PreToolUse Create",
+                "PreToolUse Edit",
+                "PreToolUse ApplyPatch",
+                "PreToolUse Execute",
+                "PreToolUse Read",
+                "PreToolUse intent___select_active_intent",
+                "PostToolUse Create",
+                "PostToolUse Edit",
+                "PostToolUse Execute",
+                "PostToolUse Read",
+                "PostToolUse intent___select_active_intent",
+                "Stop",
+                "SessionEnd",
+            ],
+        ),
+        (
+            "windsurf",
+            &[
+                "pre_user_prompt",
+                "pre_read_code",
+                "post_read_code",
+                "pre_write_code",
+                "post_write_code",
+                "pre_run_command",
+                "post_run_command",
+                "pre_mcp_tool_use select_active_intent",
+                "post_mcp_tool_use select_active_intent",
+                "pre_mcp_tool_use create_issue",
+                "post_cascade_response",
             ],
         ),
         (

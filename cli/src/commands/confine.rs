@@ -52,6 +52,8 @@ const PROTECTED: &[&str] = &[
     ".opencode",
     "opencode.json",
     "opencode.jsonc",
+    ".factory",
+    ".windsurf/hooks.json",
 ];
 
 /// What a confined command may write.

@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 
-use intent_engine::{respond, Hook};
+use intent_engine::{adapters, respond, FrontEnd, Hook};
 
 use crate::config::Config;
 use crate::exit;
@@ -15,7 +15,8 @@ use crate::hook_answer::{answer, printed};
 
 /// Reads the payload, answers it (through the helper when one serves this
 /// workspace, else here), prints the reply. Always exits 0 with a reply the
-/// front-end understands, except when even that is impossible (exit 2 blocks).
+/// front-end understands, except when even that is impossible (exit 2 blocks),
+/// and for Windsurf, whose hooks are heard only through exit 2 and stderr.
 pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
     // Only a name that is not built in goes looking on PATH.
     if let Some(intent_engine::FrontEnd::External(external)) = args.front_end {
@@ -28,7 +29,7 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
         .lock()
         .take(respond::MAX_PAYLOAD_BYTES + 1)
         .read_to_end(&mut input);
-    let printed = match read {
+    let mut printed = match read {
         Err(e) => {
             let call = respond::Call {
                 front_end: args.front_end,
@@ -60,11 +61,36 @@ pub fn run(config: &Config, args: HookArgs) -> anyhow::Result<u8> {
             }
         }
     };
+    let code = match windsurf_refusal(&args, &input, &printed.stdout) {
+        Some(reason) => {
+            printed.stderr += &format!("{reason}\n");
+            WINDSURF_BLOCK
+        }
+        None => exit::OK,
+    };
     std::io::stderr()
         .lock()
         .write_all(printed.stderr.as_bytes())?;
     let mut out = std::io::stdout().lock();
     out.write_all(printed.stdout.as_bytes())?;
     out.flush()?;
-    Ok(exit::OK)
+    Ok(code)
+}
+
+/// Cascade's one way to refuse an action (and to tell its agent anything).
+const WINDSURF_BLOCK: u8 = 2;
+
+/// The reason to give Windsurf on stderr, with exit 2, when the reply refuses and
+/// the hook answers Windsurf (named, or recognized from the payload).
+fn windsurf_refusal(args: &HookArgs, input: &[u8], stdout: &str) -> Option<String> {
+    let front_end = args.front_end.or_else(|| {
+        serde_json::from_slice(input)
+            .ok()
+            .map(|payload| adapters::detect(&payload))
+    });
+    if front_end != Some(FrontEnd::Windsurf) {
+        return None;
+    }
+    let reply: serde_json::Value = serde_json::from_str(stdout.trim()).ok()?;
+    adapters::windsurf::refusal_reason(&reply).map(str::to_string)
 }

@@ -71,17 +71,74 @@ pub(crate) fn hooks_file(
     hook_command: &str,
     timeout: u64,
 ) -> anyhow::Result<Vec<String>> {
+    merge_hooks(root, file, events, hook_command, timeout, false)
+}
+
+/// Hooks in Claude Code's format in a file keyed by event at its top level
+/// (Factory Droid's `hooks.json`), merged as [`hooks_file`] merges `hooks`.
+pub(crate) fn top_level_hooks_file(
+    root: &Path,
+    file: &str,
+    events: &[(&str, Option<&str>)],
+    hook_command: &str,
+    timeout: u64,
+) -> anyhow::Result<Vec<String>> {
+    merge_hooks(root, file, events, hook_command, timeout, true)
+}
+
+fn merge_hooks(
+    root: &Path,
+    file: &str,
+    events: &[(&str, Option<&str>)],
+    hook_command: &str,
+    timeout: u64,
+    top_level: bool,
+) -> anyhow::Result<Vec<String>> {
     let path = root.join(file);
-    let mut settings = read_json_object(&path)?;
+    let read = read_json_object(&path)?;
+    // The events of a top-level file sit where `hooks` holds them elsewhere.
+    let mut settings = if top_level {
+        json!({ "hooks": read })
+    } else {
+        read
+    };
     let mut touched = false;
     for (event, matcher) in events {
         touched |= add_hook(&mut settings, file, event, *matcher, hook_command, timeout)?;
     }
     if touched {
-        write_json(&path, &settings)?;
+        let written = if top_level {
+            &settings["hooks"]
+        } else {
+            &settings
+        };
+        write_json(&path, written)?;
         return Ok(vec![file.to_string()]);
     }
     Ok(Vec::new())
+}
+
+/// One `{command}` entry per event under `hooks` (Cursor's and Windsurf's
+/// format: no matchers, every action of an event runs it); returns whether it
+/// added any.
+pub(crate) fn command_per_event(
+    config: &mut Value,
+    file: &str,
+    events: &[&str],
+    hook_command: &str,
+) -> anyhow::Result<bool> {
+    let mut touched = false;
+    for event in events {
+        let list = hook_list(config, file, event)?;
+        if !list
+            .iter()
+            .any(|h| h["command"].as_str() == Some(hook_command))
+        {
+            list.push(json!({"command": hook_command}));
+            touched = true;
+        }
+    }
+    Ok(touched)
 }
 
 #[cfg(unix)]

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::config::{hook_list, mcp_servers_json, read_json_object, write_json};
-use super::probe::{read_json, runs_us, verdict, Finding};
+use super::config::{command_per_event, mcp_servers_json, read_json_object, write_json};
+use super::probe::{every_event, read_json, Finding};
 use super::Wiring;
 
 /// How `intent init` wires Cursor and `intent doctor` checks it.
@@ -27,16 +27,12 @@ fn wire(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
     if touched {
         config["version"] = json!(1);
     }
-    for event in crate::adapters::cursor::EVENTS {
-        let list = hook_list(&mut config, file, event)?;
-        if !list
-            .iter()
-            .any(|h| h["command"].as_str() == Some(hook_command.as_str()))
-        {
-            list.push(json!({"command": hook_command}));
-            touched = true;
-        }
-    }
+    touched |= command_per_event(
+        &mut config,
+        file,
+        crate::adapters::cursor::EVENTS,
+        &hook_command,
+    )?;
     let mut changed = Vec::new();
     if touched {
         write_json(&path, &config)?;
@@ -53,11 +49,11 @@ fn commands(root: &Path) -> Vec<(String, String)> {
 fn check(root: &Path, found: &mut Vec<Finding>) {
     let rel = ".cursor/hooks.json";
     if let Some(config) = read_json(&root.join(rel), rel, "cursor", found) {
-        let missing: Vec<&str> = intent_engine::adapters::cursor::EVENTS
-            .iter()
-            .copied()
-            .filter(|event| !runs_us(&config["hooks"][*event]))
-            .collect();
-        found.push(verdict("cursor", rel, &missing, &[]));
+        found.push(every_event(
+            "cursor",
+            rel,
+            &config["hooks"],
+            intent_engine::adapters::cursor::EVENTS,
+        ));
     }
 }

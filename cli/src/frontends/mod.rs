@@ -14,10 +14,12 @@ pub mod codex;
 pub(crate) mod config;
 pub mod copilot;
 pub mod cursor;
+pub mod droid;
 pub mod gemini;
 pub mod opencode;
 pub mod probe;
 pub mod qwen;
+pub mod windsurf;
 
 pub use probe::Finding;
 
@@ -48,6 +50,8 @@ pub fn wiring(front_end: FrontEnd) -> Option<&'static Wiring> {
         FrontEnd::Copilot => Some(&copilot::WIRING),
         FrontEnd::QwenCode => Some(&qwen::WIRING),
         FrontEnd::OpenCode => Some(&opencode::WIRING),
+        FrontEnd::Droid => Some(&droid::WIRING),
+        FrontEnd::Windsurf => Some(&windsurf::WIRING),
         // The generic event's sender, or an external adapter's agent, wires itself.
         FrontEnd::Generic | FrontEnd::External(_) => None,
     }

@@ -77,6 +77,16 @@ pub(crate) fn matcher_format(fe: &str, rel: &str, hooks: &Value, needs: &[Need])
     verdict(fe, rel, &missing, &gaps)
 }
 
+/// A format without matchers (Cursor's, Windsurf's): each of `events` must run us.
+pub(crate) fn every_event(fe: &str, rel: &str, hooks: &Value, events: &[&str]) -> Finding {
+    let missing: Vec<&str> = events
+        .iter()
+        .copied()
+        .filter(|event| !runs_us(&hooks[*event]))
+        .collect();
+    verdict(fe, rel, &missing, &[])
+}
+
 pub(crate) fn verdict(fe: &str, rel: &str, missing: &[&str], gaps: &[String]) -> Finding {
     let name = format!("{fe} wiring ({rel})");
     if missing.is_empty() && gaps.is_empty() {
@@ -147,6 +157,12 @@ pub(crate) fn collect_commands(value: &Value, out: &mut Vec<String>) {
 
 /// The commands running `intent hook` in the `hooks` of a JSON file, with the file.
 pub(crate) fn json_hook_commands(root: &Path, rel: &str) -> Vec<(String, String)> {
+    hook_commands_in(root, rel, "hooks")
+}
+
+/// The commands running `intent hook` under `key` of a JSON file (`""`: anywhere in
+/// it), with the file.
+pub(crate) fn hook_commands_in(root: &Path, rel: &str, key: &str) -> Vec<(String, String)> {
     let Some(config) = std::fs::read_to_string(root.join(rel))
         .ok()
         .and_then(|text| serde_json::from_str::<Value>(&text).ok())
@@ -154,7 +170,12 @@ pub(crate) fn json_hook_commands(root: &Path, rel: &str) -> Vec<(String, String)
         return Vec::new();
     };
     let mut commands = Vec::new();
-    collect_commands(&config["hooks"], &mut commands);
+    let under = if key.is_empty() {
+        &config
+    } else {
+        &config[key]
+    };
+    collect_commands(under, &mut commands);
     commands
         .into_iter()
         .filter(|c| c.contains(" hook"))

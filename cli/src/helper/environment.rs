@@ -35,6 +35,7 @@ pub const REGISTRY: &[(&str, Sharing)] = &[
     ("GEMINI_PROJECT_DIR", Sharing::Sent),
     ("COPILOT_PROJECT_DIR", Sharing::Sent),
     ("QWEN_PROJECT_DIR", Sharing::Sent),
+    ("FACTORY_PROJECT_DIR", Sharing::Sent),
     ("INTENT_HELPER", Sharing::Own),
     ("INTENT_HELPER_IDLE_SECS", Sharing::Own),
     ("INTENT_HELPER_MEMORY_MB", Sharing::Own),
@@ -151,7 +152,8 @@ mod tests {
                 "CLAUDE_PROJECT_DIR",
                 "GEMINI_PROJECT_DIR",
                 "COPILOT_PROJECT_DIR",
-                "QWEN_PROJECT_DIR"
+                "QWEN_PROJECT_DIR",
+                "FACTORY_PROJECT_DIR"
             ]
         );
     }

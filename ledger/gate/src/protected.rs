@@ -41,6 +41,19 @@ const PROTECTED: &[(&str, bool, &str)] = &[
     (".opencode", true, "OpenCode's plugins and configuration"),
     ("opencode.json", false, "OpenCode's configuration"),
     ("opencode.jsonc", false, "OpenCode's configuration"),
+    // Factory Droid reads hooks from `hooks.json`, `settings.json` and
+    // `settings.local.json` here, MCP servers from `mcp.json`, and loads the droids
+    // and plugins kept here.
+    (
+        ".factory",
+        true,
+        "Factory Droid's hooks, settings and MCP configuration",
+    ),
+    (
+        ".windsurf/hooks.json",
+        false,
+        "Windsurf's hook configuration",
+    ),
 ];
 
 /// What `rel` (workspace-relative, `/`-separated) is if agents may not write it.

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{pre_write, refused, run, GATED, SPECS};
+use super::{exit_code, pre_write, refused, run, GATED, SPECS};
 use crate::common::{stderr, TestWorkspace};
 
 #[test]
@@ -52,6 +52,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
             "cline" => "taskId",
             "copilot" => "sessionId",
             "opencode" => "sessionID",
+            "windsurf" => "trajectory_id",
             _ => "session_id",
         };
         // OpenCode's session is in the hook's `input`.
@@ -76,9 +77,14 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         bad_inputs.push(("no session".into(), missing.to_string().into_bytes()));
         for (what, bytes) in bad_inputs {
             let out = ws.run(&["hook", fe], Some(&bytes));
-            assert_eq!(out.status.code(), Some(0), "{fe} {what}: {}", stderr(&out));
             let reply: Value = serde_json::from_slice(&out.stdout)
                 .unwrap_or_else(|e| panic!("{fe} {what}: reply is not JSON ({e})"));
+            assert_eq!(
+                out.status.code(),
+                Some(exit_code(fe, &reply)),
+                "{fe} {what}: {}",
+                stderr(&out)
+            );
             assert!(refused(fe, &reply), "{fe} {what}: {reply}");
             assert!(
                 !stderr(&out).is_empty(),
@@ -91,6 +97,12 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
             "cline" => unknown["preToolUse"]["toolName"] = json!("frobnicate"),
             "copilot" => unknown["toolName"] = json!("frobnicate"),
             "opencode" => unknown["input"]["tool"] = json!("frobnicate"),
+            // Cascade's actions are its events; an unknown tool is another server's.
+            "windsurf" => {
+                unknown["agent_action_name"] = json!("pre_mcp_tool_use");
+                unknown["tool_info"] = json!({"mcp_server_name": "other",
+                    "mcp_tool_name": "frobnicate", "mcp_tool_arguments": {}});
+            }
             _ => unknown["tool_name"] = json!("frobnicate"),
         }
         let reply = run(&ws, fe, &unknown);

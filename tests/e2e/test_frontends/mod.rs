@@ -8,6 +8,7 @@ use crate::common::{stderr, TestWorkspace};
 mod malformed;
 mod native;
 mod wiring;
+mod wiring_droid_windsurf;
 
 pub use native::Native;
 
@@ -22,14 +23,33 @@ pub const GATED: &[&str] = &[
     "copilot",
     "qwen-code",
     "opencode",
+    "droid",
+    "windsurf",
     "generic",
 ];
 
 /// Runs one hook through `intent hook <fe>`; returns the reply.
 pub fn run(ws: &TestWorkspace, fe: &str, payload: &Value) -> Value {
     let out = ws.run(&["hook", fe], Some(payload.to_string().as_bytes()));
-    assert_eq!(out.status.code(), Some(0), "{fe}: {}", stderr(&out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{fe}: not JSON ({e})"))
+    let reply =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{fe}: not JSON ({e})"));
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(fe, &reply)),
+        "{fe}: {}",
+        stderr(&out)
+    );
+    reply
+}
+
+/// The exit code a hook answering `reply` must end with: 0, but 2 for a Windsurf
+/// refusal, which Cascade hears only as exit 2 (the reason on stderr).
+pub fn exit_code(fe: &str, reply: &Value) -> i32 {
+    if fe == "windsurf" && reply["decision"] == "deny" {
+        2
+    } else {
+        0
+    }
 }
 
 /// Whether a front-end's reply refuses.
@@ -44,6 +64,8 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "cursor" => reply["permission"] == "deny",
         "copilot" => reply["permissionDecision"] == "deny",
         "opencode" => reply["action"] == "deny",
+        "droid" => reply["hookSpecificOutput"]["permissionDecision"] == "deny",
+        "windsurf" => reply["decision"] == "deny",
         other => panic!("{other}"),
     }
 }

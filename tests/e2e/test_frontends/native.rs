@@ -43,13 +43,22 @@ impl Native<'_> {
             ),
             "copilot" => ("create".into(), json!({"path": abs, "file_text": content})),
             "opencode" => ("write".into(), json!({"filePath": abs, "content": content})),
+            "droid" => (
+                "Create".into(),
+                json!({"file_path": abs, "content": content}),
+            ),
+            "windsurf" => (
+                "write_code".into(),
+                json!({"file_path": abs, "edits": [{"old_string": "", "new_string": content}]}),
+            ),
             other => panic!("no writes for {other}"),
         }
     }
 
     pub fn select_input(&self, id: &str) -> (String, Value) {
         match self.fe {
-            "claude-code" | "codex" | "qwen-code" => (
+            // Windsurf names the server and the tool apart (see `tool`).
+            "claude-code" | "codex" | "qwen-code" | "windsurf" => (
                 "mcp__intent__select_active_intent".into(),
                 json!({"intent_id": id}),
             ),
@@ -64,6 +73,10 @@ impl Native<'_> {
             ),
             "opencode" => (
                 "intent_select_active_intent".into(),
+                json!({"intent_id": id}),
+            ),
+            "droid" => (
+                "intent___select_active_intent".into(),
                 json!({"intent_id": id}),
             ),
             other => panic!("no select for {other}"),
@@ -172,7 +185,39 @@ impl Native<'_> {
                 }
                 p
             }
+            "droid" => {
+                // Droid 0.225.2: no call id; Create's response is JSON text.
+                let mut p = json!({"hook_event_name": if post {"PostToolUse"} else {"PreToolUse"},
+                    "session_id": session, "cwd": root, "permission_mode": "auto-high",
+                    "transcript_path": format!("{root}/.factory/sessions/-ws/{session}.jsonl"),
+                    "tool_name": tool, "tool_input": input});
+                if post {
+                    p["tool_response"] = json!("{\"success\":true}");
+                }
+                p
+            }
+            "windsurf" => windsurf_event(post, session, tool, input),
             other => panic!("no tools for {other}"),
         }
     }
+}
+
+/// Cascade's events for a tool call: `pre_`/`post_` and the action (`write_code`),
+/// or `mcp_tool_use` for `mcp__<server>__<tool>`.
+fn windsurf_event(post: bool, session: &str, tool: &str, input: &Value) -> Value {
+    let phase = if post { "post" } else { "pre" };
+    let (action, info) = match tool.strip_prefix("mcp__") {
+        Some(rest) => {
+            let (server, name) = rest.split_once("__").expect("mcp__server__tool");
+            let mut info = json!({"mcp_server_name": server, "mcp_tool_name": name,
+                "mcp_tool_arguments": input});
+            if post {
+                info["mcp_result"] = json!("ok");
+            }
+            ("mcp_tool_use", info)
+        }
+        None => (tool, input.clone()),
+    };
+    json!({"agent_action_name": format!("{phase}_{action}"), "trajectory_id": session,
+        "execution_id": "e1", "timestamp": "2026-11-27T22:00:00Z", "tool_info": info})
 }

@@ -7,7 +7,17 @@ use super::{pre_write, refused, run, select, SPECS};
 use crate::common::{stderr, TestWorkspace};
 
 /// Runs a configured hook command line through the shell, as the front-end would.
-fn run_configured(ws: &TestWorkspace, command: &str, payload: &Value) -> Value {
+pub(super) fn run_configured(ws: &TestWorkspace, command: &str, payload: &Value) -> Value {
+    let out = run_configured_output(ws, command, payload);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{command}: not JSON ({e})"))
+}
+
+/// [`run_configured`]'s process output, exit code and stderr included.
+pub(super) fn run_configured_output(
+    ws: &TestWorkspace,
+    command: &str,
+    payload: &Value,
+) -> std::process::Output {
     use std::io::Write as _;
     let mut child = std::process::Command::new("sh")
         .args(["-c", command])
@@ -15,6 +25,7 @@ fn run_configured(ws: &TestWorkspace, command: &str, payload: &Value) -> Value {
         .current_dir(ws.root())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     child
@@ -23,8 +34,7 @@ fn run_configured(ws: &TestWorkspace, command: &str, payload: &Value) -> Value {
         .unwrap()
         .write_all(payload.to_string().as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{command}: not JSON ({e})"))
+    child.wait_with_output().unwrap()
 }
 
 #[test]

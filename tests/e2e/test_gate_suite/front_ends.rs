@@ -22,13 +22,16 @@ pub(super) enum Fe {
     Copilot,
     QwenCode,
     OpenCode,
+    Droid,
+    /// Windsurf's Cascade: refusals are exit 2 with the reason on stderr.
+    Windsurf,
     Generic,
     /// The example external adapter (`intent-adapter-example`, Python), through
     /// the external adapter protocol.
     Example,
 }
 
-pub(super) const FRONT_ENDS: [Fe; 11] = [
+pub(super) const FRONT_ENDS: [Fe; 13] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
@@ -38,6 +41,8 @@ pub(super) const FRONT_ENDS: [Fe; 11] = [
     Fe::Copilot,
     Fe::QwenCode,
     Fe::OpenCode,
+    Fe::Droid,
+    Fe::Windsurf,
     Fe::Generic,
     Fe::Example,
 ];
@@ -53,6 +58,8 @@ impl Fe {
             Fe::Copilot => "copilot",
             Fe::QwenCode => "qwen-code",
             Fe::OpenCode => "opencode",
+            Fe::Droid => "droid",
+            Fe::Windsurf => "windsurf",
             Fe::Generic => "generic",
             Fe::Example => "example",
         }
@@ -217,6 +224,25 @@ impl Fe {
                 json!({"server": server, "tool": tool,
                     "arguments": serde_json::from_str::<Value>(&fill(args)).expect("case arguments are JSON")}),
             ),
+            (Fe::Droid, Call::Shell(cmd)) => (
+                "Execute".into(),
+                json!({"summary": "Run the suite command here", "command": fill(cmd),
+                    "riskLevelReason": "suite", "riskLevel": "low"}),
+            ),
+            (Fe::Droid, Call::Write(path)) => (
+                "Create".into(),
+                json!({"file_path": abs(path), "content": "x\n"}),
+            ),
+            (Fe::Droid, Call::Edit(path)) => (
+                "Edit".into(),
+                json!({"file_path": abs(path), "old_str": "a", "new_str": "b"}),
+            ),
+            // Droid names an MCP tool `<server>___<tool>`.
+            (Fe::Droid, Call::Mcp(server, tool, args)) => (
+                format!("{server}___{tool}"),
+                serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
+            ),
+            (Fe::Windsurf, _) => return self.windsurf_payload(&root_text, call, &abs, &fill),
             (Fe::Cursor, _) => return self.cursor_payload(&root_text, call, &fill),
         };
         match self {
@@ -280,8 +306,45 @@ impl Fe {
             Fe::Example => json!({"hook": "before_tool", "session": SESSION,
                 "workdir": root_text, "model": "vendor/example-1",
                 "call": {"id": format!("example_suite_{n}"), "tool": tool, "args": input}}),
-            Fe::Cursor => unreachable!(),
+            // Droid 0.225.2: Claude Code's event, no call id, its session store.
+            Fe::Droid => json!({"hook_event_name": "PreToolUse", "session_id": SESSION,
+                "transcript_path": format!("{root_text}/.factory/sessions/-ws/{SESSION}.jsonl"),
+                "cwd": root_text, "permission_mode": "auto-high", "tool_name": tool,
+                "tool_input": input}),
+            Fe::Cursor | Fe::Windsurf => unreachable!(),
         }
+    }
+
+    /// Cascade's `pre_*` events, as its documentation gives them.
+    fn windsurf_payload(
+        self,
+        root: &str,
+        call: &Call,
+        abs: &dyn Fn(&str) -> String,
+        fill: &dyn Fn(&str) -> String,
+    ) -> Value {
+        let (event, info) = match call {
+            Call::Shell(cmd) => (
+                "pre_run_command",
+                json!({"command_line": fill(cmd), "cwd": root}),
+            ),
+            Call::Write(path) => (
+                "pre_write_code",
+                json!({"file_path": abs(path), "edits": [{"old_string": "", "new_string": "x\n"}]}),
+            ),
+            Call::Edit(path) => (
+                "pre_write_code",
+                json!({"file_path": abs(path), "edits": [{"old_string": "a", "new_string": "b"}]}),
+            ),
+            Call::Mcp(server, tool, args) => (
+                "pre_mcp_tool_use",
+                json!({"mcp_server_name": server, "mcp_tool_name": tool,
+                    "mcp_tool_arguments": serde_json::from_str::<Value>(&fill(args))
+                        .expect("case arguments are JSON")}),
+            ),
+        };
+        json!({"agent_action_name": event, "trajectory_id": SESSION, "execution_id": "e1",
+            "timestamp": "2026-11-27T22:00:00Z", "tool_info": info})
     }
 
     fn cursor_payload(self, root: &str, call: &Call, fill: &dyn Fn(&str) -> String) -> Value {
@@ -331,6 +394,10 @@ pub(super) fn ask_gate(ws: &TestWorkspace, fe: Fe, call: &Call, n: usize) -> Res
     let out = child
         .wait_with_output()
         .map_err(|e| format!("cannot wait for intent: {e}"))?;
+    // Windsurf hears only the exit code: 2 (the reason on stderr) refuses.
+    if fe == Fe::Windsurf && out.status.code() == Some(2) {
+        return fe.parse(&json!({"decision": "deny", "reason": stderr(&out).trim()}));
+    }
     if out.status.code() != Some(0) {
         return Err(format!(
             "exit {:?}: {}",

@@ -316,6 +316,16 @@ fn opencode_replies_are_parsed() {
 }
 
 #[test]
+fn droid_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::Droid);
+}
+
+#[test]
+fn windsurf_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::Windsurf);
+}
+
+#[test]
 fn generic_replies_are_parsed() {
     adapter_output_is_parsed(Fe::Generic);
 }

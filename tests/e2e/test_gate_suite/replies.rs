@@ -91,7 +91,7 @@ impl Fe {
             .ok_or_else(|| format!("not a JSON object: {reply}"))?;
         let text_of = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
         match self {
-            Fe::ClaudeCode | Fe::Codex | Fe::QwenCode => {
+            Fe::ClaudeCode | Fe::Codex | Fe::QwenCode | Fe::Droid => {
                 if let Some(out) = obj.get("hookSpecificOutput") {
                     if let Some(decision) = out.get("permissionDecision") {
                         let text = text_of(out.get("permissionDecisionReason"));
@@ -180,6 +180,15 @@ impl Fe {
                     text,
                 })
             }
+            // Built from the exit code by `ask_gate`: exit 0 is `{}`.
+            Fe::Windsurf => match obj.get("decision").and_then(Value::as_str) {
+                Some("deny") => {
+                    let text = text_of(obj.get("reason"));
+                    Ok(refusal(&text, asks(&text)))
+                }
+                None if obj.is_empty() => Ok(allow()),
+                _ => Err(format!("not a Windsurf reply: {reply}")),
+            },
             Fe::Generic => match obj.get("allowed").and_then(Value::as_bool) {
                 Some(true) => Ok(allow()),
                 Some(false) => {

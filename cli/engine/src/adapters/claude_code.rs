@@ -180,6 +180,46 @@ pub fn render(event_name: &str, reply: &Reply) -> Value {
     out
 }
 
+/// [`render`] for a front-end whose `PostToolUse` ignores `decision: block` (Qwen
+/// Code, Factory Droid): a verdict after the fact goes to the model as context.
+pub fn render_block_as_context(event_name: &str, reply: &Reply) -> Value {
+    let mut reply = reply.clone();
+    if let (Some(reason), "PostToolUse") = (reply.post_block.take(), event_name) {
+        let context = match reply.context.take() {
+            Some(context) => format!("{reason}\n{context}"),
+            None => reason,
+        };
+        reply.context = Some(context);
+    }
+    render(event_name, &reply)
+}
+
+/// `render` (Claude Code's [`render`], or a variant of it) for a front-end whose
+/// hooks cannot ask (`name`: Codex, Factory Droid): a refusal that wants a person is
+/// a deny saying so, and a rewrite goes with `allow`, the one decision that applies
+/// it.
+pub fn render_without_ask(
+    name: &str,
+    event_name: &str,
+    reply: &Reply,
+    render: fn(&str, &Reply) -> Value,
+) -> Value {
+    match &reply.refusal {
+        Some(refusal) if refusal.ask && event_name == "PreToolUse" => fail_closed(&format!(
+            "A human must approve this first ({name} hooks cannot ask): {}",
+            refusal.text()
+        )),
+        _ if reply.rewrite.as_ref().is_some_and(|r| r.ask) => {
+            let mut reply = reply.clone();
+            if let Some(rewrite) = &mut reply.rewrite {
+                rewrite.ask = false;
+            }
+            render(event_name, &reply)
+        }
+        _ => render(event_name, reply),
+    }
+}
+
 /// The reply that refuses a tool call when the hook itself failed (fail closed).
 pub fn fail_closed(message: &str) -> Value {
     json!({

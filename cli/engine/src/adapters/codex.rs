@@ -70,22 +70,7 @@ impl Adapter for Codex {
     }
 
     fn render(&self, event_name: &str, reply: &Reply) -> Value {
-        match &reply.refusal {
-            Some(refusal) if refusal.ask && event_name == "PreToolUse" => {
-                claude_code::fail_closed(&format!(
-                    "A human must approve this first (Codex hooks cannot ask): {}",
-                    refusal.text()
-                ))
-            }
-            _ if reply.rewrite.as_ref().is_some_and(|r| r.ask) => {
-                let mut reply = reply.clone();
-                if let Some(rewrite) = &mut reply.rewrite {
-                    rewrite.ask = false;
-                }
-                claude_code::render(event_name, &reply)
-            }
-            _ => claude_code::render(event_name, reply),
-        }
+        claude_code::render_without_ask("Codex", event_name, reply, claude_code::render)
     }
 
     fn fail_closed(&self, event_name: &str, message: &str) -> Value {

@@ -11,6 +11,7 @@ pub(crate) mod cline;
 pub(crate) mod codex;
 pub mod copilot;
 pub mod cursor;
+pub(crate) mod droid;
 pub(crate) mod fields;
 pub(crate) mod gemini;
 pub(crate) mod generic;
@@ -18,6 +19,7 @@ pub mod opencode;
 pub(crate) mod patch;
 pub(crate) mod qwen;
 pub(crate) mod tools;
+pub mod windsurf;
 
 use serde_json::Value;
 
@@ -119,6 +121,8 @@ pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
         FrontEnd::Copilot => &copilot::Copilot,
         FrontEnd::QwenCode => &qwen::Qwen,
         FrontEnd::OpenCode => &opencode::OpenCode,
+        FrontEnd::Droid => &droid::Droid,
+        FrontEnd::Windsurf => &windsurf::Windsurf,
         // An external adapter's process hands over the generic event.
         FrontEnd::Generic | FrontEnd::External(_) => &generic::Generic,
     }
@@ -150,6 +154,10 @@ pub fn detect(payload: &Value) -> FrontEnd {
         .is_some_and(|hook| hook == "event" || opencode::EVENTS.contains(&hook));
     if has("clineVersion") || has("hookName") || has("taskId") {
         FrontEnd::Cline
+    } else if has("agent_action_name") && has("trajectory_id") {
+        FrontEnd::Windsurf
+    } else if droid::droid_transcript(payload) {
+        FrontEnd::Droid
     } else if opencode_hook {
         FrontEnd::OpenCode
     } else if has("toolArgs") || has("toolResult") || has(copilot::EVENT_FIELD) || has("sessionId")

@@ -109,15 +109,7 @@ impl Adapter for Qwen {
 
     fn render(&self, event_name: &str, reply: &Reply) -> Value {
         // No rewrite reaches here: Qwen has no command slot (`shell_command_slot`).
-        let mut reply = reply.clone();
-        if let (Some(reason), "PostToolUse") = (reply.post_block.take(), event_name) {
-            let context = match reply.context.take() {
-                Some(context) => format!("{reason}\n{context}"),
-                None => reason,
-            };
-            reply.context = Some(context);
-        }
-        claude_code::render(event_name, &reply)
+        claude_code::render_block_as_context(event_name, reply)
     }
 
     fn fail_closed(&self, event_name: &str, message: &str) -> Value {

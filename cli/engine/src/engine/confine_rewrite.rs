@@ -64,6 +64,10 @@ impl FrontEnd {
             (FrontEnd::External(external), "execute_command") if external.can_rewrite_input => {
                 Some(Line("command"))
             }
+            // `updatedInput` with `permissionDecision: allow`, merged over the input
+            // (Factory Droid 0.225.2, tried).
+            (FrontEnd::Droid, "Execute") => Some(Line("command")),
+            // Windsurf's hooks answer with an exit code only: none.
             _ => None,
         }
     }

@@ -99,6 +99,7 @@ fn each_front_end_rewrites_its_own_field_and_keeps_the_rest() {
             "execute_command",
             "command",
         ),
+        (FrontEnd::Droid, "Execute", "command"),
     ] {
         let input = json!({key: command, "description": "build", "cwd": "/w/shop/src"});
         let new = rewritten(front_end, tool, command, input);
@@ -154,6 +155,7 @@ fn where_no_hook_can_rewrite_the_command_is_refused_with_the_way_to_confine_it()
         (FrontEnd::External(external(false)), "execute_command"),
         (FrontEnd::Cursor, "run_terminal_cmd"),
         (FrontEnd::Copilot, "powershell"),
+        (FrontEnd::Windsurf, "run_command"),
     ] {
         let secret = "curl -H 'token: s3cret' x > src/a";
         let Some(Confinement::Refuse(reason)) =

@@ -27,6 +27,10 @@ pub enum FrontEnd {
     /// OpenCode (`.opencode/plugin/intent-ledger.js`, a plugin running our hook).
     #[value(name = "opencode")]
     OpenCode,
+    /// Factory Droid (`.factory/hooks.json`, Claude Code's format; `.factory/mcp.json`).
+    Droid,
+    /// Windsurf's Cascade (`.windsurf/hooks.json`, its own format).
+    Windsurf,
     /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
     /// An external adapter, `intent-adapter-<name>` on `PATH`, that turns its agent's
@@ -54,7 +58,7 @@ pub struct ExternalFrontEnd {
 
 impl FrontEnd {
     /// Every front-end, in the order the CLI lists them.
-    pub const ALL: [FrontEnd; 9] = [
+    pub const ALL: [FrontEnd; 11] = [
         FrontEnd::ClaudeCode,
         FrontEnd::Codex,
         FrontEnd::Gemini,
@@ -63,6 +67,8 @@ impl FrontEnd {
         FrontEnd::Copilot,
         FrontEnd::QwenCode,
         FrontEnd::OpenCode,
+        FrontEnd::Droid,
+        FrontEnd::Windsurf,
         FrontEnd::Generic,
     ];
 
@@ -77,6 +83,8 @@ impl FrontEnd {
             FrontEnd::Copilot => "copilot",
             FrontEnd::QwenCode => "qwen-code",
             FrontEnd::OpenCode => "opencode",
+            FrontEnd::Droid => "droid",
+            FrontEnd::Windsurf => "windsurf",
             FrontEnd::Generic => "generic",
             FrontEnd::External(external) => external.name,
         }

@@ -1,8 +1,9 @@
 //! The demo's front-end tour: one small session replayed through Codex's, Gemini
-//! CLI's, GitHub Copilot CLI's, Qwen Code's and OpenCode's native hook payloads
-//! (`intent hook codex`, `intent hook gemini`, `intent hook copilot --event …`,
-//! `intent hook qwen-code`, what OpenCode's plugin sends `intent hook opencode`),
-//! each into a workspace of its own; the ledgers come out the same.
+//! CLI's, GitHub Copilot CLI's, Qwen Code's, OpenCode's, Factory Droid's and
+//! Windsurf's native hook payloads (`intent hook codex`, `intent hook gemini`,
+//! `intent hook copilot --event …`, `intent hook qwen-code`, what OpenCode's plugin
+//! sends `intent hook opencode`, `intent hook droid`, `intent hook windsurf`), each
+//! into a workspace of its own; the ledgers come out the same.
 
 use std::io::Write;
 use std::path::Path;
@@ -16,7 +17,15 @@ use super::say;
 /// Replays the session through each front-end and compares the ledgers.
 pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let mut ledgers = Vec::new();
-    for fe in ["codex", "gemini", "copilot", "qwen-code", "opencode"] {
+    for fe in [
+        "codex",
+        "gemini",
+        "copilot",
+        "qwen-code",
+        "opencode",
+        "droid",
+        "windsurf",
+    ] {
         let ws = super::side_dir(root, fe);
         let _ = std::fs::remove_dir_all(&ws);
         std::fs::create_dir_all(&ws)?;
@@ -40,6 +49,8 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
                 "gemini" => ".gemini/settings.json",
                 "qwen-code" => ".qwen/settings.json",
                 "opencode" => ".opencode/plugin/intent-ledger.js",
+                "droid" => ".factory/hooks.json, .factory/mcp.json",
+                "windsurf" => ".windsurf/hooks.json",
                 _ => ".github/hooks/intent.json",
             }
         ));
@@ -126,6 +137,29 @@ impl Session<'_> {
                     json!({"llmContent": "ok", "returnDisplay": {"originalContent": ""}});
             }
             p
+        } else if self.fe == "droid" {
+            // Claude Code's events around Droid's tools (Factory Droid 0.225.2).
+            let mut p = json!({"hook_event_name": if post {"PostToolUse"} else {"PreToolUse"},
+                "session_id": "droid-demo", "cwd": ws, "permission_mode": "auto-high",
+                "transcript_path": format!("{ws}/.factory/sessions/-demo/droid-demo.jsonl"),
+                "tool_name": tool, "tool_input": input});
+            if post {
+                p["tool_response"] = json!("{\"success\":true}");
+            }
+            p
+        } else if self.fe == "windsurf" {
+            // Cascade's action events (documented: no Windsurf runs here).
+            let phase = if post { "post" } else { "pre" };
+            let (action, info) = match tool {
+                "select_active_intent" => (
+                    "mcp_tool_use",
+                    json!({"mcp_server_name": "intent", "mcp_tool_name": tool,
+                        "mcp_tool_arguments": input}),
+                ),
+                _ => (tool, input.clone()),
+            };
+            json!({"agent_action_name": format!("{phase}_{action}"), "trajectory_id": "windsurf-demo",
+                "execution_id": "turn-1", "timestamp": "2026-11-22T10:00:00Z", "tool_info": info})
         } else {
             let mut p = json!({"hook_event_name": if post {"AfterTool"} else {"BeforeTool"},
                 "session_id": "gemini-demo", "cwd": ws, "timestamp": "2026-11-22T10:00:00Z",
@@ -153,6 +187,7 @@ impl Session<'_> {
             .env_remove("GEMINI_PROJECT_DIR")
             .env_remove("COPILOT_PROJECT_DIR")
             .env_remove("QWEN_PROJECT_DIR")
+            .env_remove("FACTORY_PROJECT_DIR")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -184,6 +219,11 @@ impl Session<'_> {
             }
             "copilot" => ("create", json!({"path": path, "file_text": content})),
             "opencode" => ("write", json!({"filePath": path, "content": content})),
+            "droid" => ("Create", json!({"file_path": path, "content": content})),
+            "windsurf" => (
+                "write_code",
+                json!({"file_path": path, "edits": [{"old_string": "", "new_string": content}]}),
+            ),
             _ => ("write_file", json!({"file_path": path, "content": content})),
         };
         let reply = self.hook(&self.payload(false, tool, &input))?;
@@ -226,6 +266,7 @@ impl Session<'_> {
             "copilot" => "intent-select_active_intent",
             "qwen-code" => "mcp__intent__select_active_intent",
             "opencode" => "intent_select_active_intent",
+            "droid" => "intent___select_active_intent",
             _ => "select_active_intent",
         };
         let input = json!({"intent_id": id});
