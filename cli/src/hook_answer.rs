@@ -17,6 +17,7 @@ use intent_ledger::Workspace;
 
 use crate::config::Config;
 use crate::engine::{FrontEnd, HookEvent, Phase};
+use crate::front_end_arg::FrontEndParser;
 
 /// Arguments of `intent hook`.
 #[derive(Debug, Clone, Args)]
@@ -32,40 +33,6 @@ pub struct HookArgs {
     /// event itself keeps its own name.
     #[arg(long, value_name = "EVENT")]
     pub event: Option<String>,
-}
-
-/// Reads `intent hook`'s front-end: a built-in one, else an external adapter's
-/// name. Help lists the built-in ones.
-#[derive(Debug, Clone, Copy)]
-struct FrontEndParser;
-
-impl clap::builder::TypedValueParser for FrontEndParser {
-    type Value = FrontEnd;
-
-    fn parse_ref(
-        &self,
-        _cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<FrontEnd, clap::Error> {
-        let invalid =
-            |why: String| clap::Error::raw(clap::error::ErrorKind::InvalidValue, why + "\n");
-        let text = value
-            .to_str()
-            .ok_or_else(|| invalid("the front-end's name is not UTF-8".to_string()))?;
-        crate::external::front_end_named(text).map_err(invalid)
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        use clap::ValueEnum;
-        Some(Box::new(
-            FrontEnd::value_variants()
-                .iter()
-                .filter_map(FrontEnd::to_possible_value),
-        ))
-    }
 }
 
 /// What one hook prints.

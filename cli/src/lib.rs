@@ -9,6 +9,7 @@ pub mod commands;
 pub mod config;
 pub mod exit;
 pub mod external;
+pub mod front_end_arg;
 pub mod frontends;
 pub mod helper;
 pub mod hook_answer;

@@ -15,7 +15,7 @@ pub mod process;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use intent_engine::{ExternalFrontEnd, FrontEnd};
+use intent_engine::ExternalFrontEnd;
 use serde_json::{json, Value};
 
 use process::Process;
@@ -67,41 +67,6 @@ pub struct Adapter {
     pub refusal: Output,
 }
 
-/// Checks an external adapter's name: lower-case letters, digits, `-` and `_`, so
-/// that `intent-adapter-<name>` is a file name and never a path.
-pub fn valid_name(name: &str) -> Result<(), String> {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
-        && !name.starts_with('-');
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{name}` is neither a built-in front-end nor an external adapter's name \
-             (lower-case letters, digits, `-`, `_`; at most 64)"
-        ))
-    }
-}
-
-/// The front-end `intent hook <name>` names: built in, else an external adapter
-/// (its capabilities are filled in by its handshake).
-pub fn front_end_named(name: &str) -> Result<FrontEnd, String> {
-    if let Ok(front_end) = <FrontEnd as clap::ValueEnum>::from_str(name, false) {
-        return Ok(front_end);
-    }
-    valid_name(name)?;
-    Ok(FrontEnd::External(ExternalFrontEnd {
-        // One adapter per hook process: the name lives as long as the process.
-        name: Box::leak(name.to_string().into_boxed_str()),
-        blocks_before_write: false,
-        can_rewrite_input: false,
-        refusal_cancels_task: false,
-    }))
-}
-
 /// The directories of `PATH`, in order.
 fn path_dirs() -> Vec<PathBuf> {
     std::env::var_os("PATH")
@@ -136,7 +101,8 @@ pub fn all_on_path() -> Vec<(String, PathBuf)> {
                 let file = entry.file_name();
                 let name = file.to_str()?.strip_prefix(PREFIX)?.to_string();
                 let path = entry.path();
-                (valid_name(&name).is_ok() && is_executable(&path)).then_some((name, path))
+                (crate::front_end_arg::valid_name(&name).is_ok() && is_executable(&path))
+                    .then_some((name, path))
             })
             .collect();
         here.sort();
@@ -321,27 +287,6 @@ pub fn path_text() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_file_names_never_paths() {
-        for ok in ["example", "my-agent_2", "a"] {
-            assert!(valid_name(ok).is_ok(), "{ok}");
-        }
-        let long = "x".repeat(65);
-        for bad in ["", "../x", "a/b", "A", "-x", "a b", "é", long.as_str()] {
-            assert!(valid_name(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn built_in_names_stay_built_in() {
-        assert_eq!(front_end_named("generic"), Ok(FrontEnd::Generic));
-        assert_eq!(front_end_named("claude-code"), Ok(FrontEnd::ClaudeCode));
-        match front_end_named("example") {
-            Ok(FrontEnd::External(external)) => assert_eq!(external.name, "example"),
-            other => panic!("{other:?}"),
-        }
-    }
 
     fn hello(
         change: impl FnOnce(&mut Value),
