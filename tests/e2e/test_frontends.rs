@@ -16,6 +16,7 @@ pub const GATED: &[&str] = &[
     "copilot",
     "qwen-code",
     "opencode",
+    "kilo-code",
     "generic",
 ];
 
@@ -59,7 +60,9 @@ impl Native<'_> {
                 json!({"path": path, "content": content}),
             ),
             "copilot" => ("create".into(), json!({"path": abs, "file_text": content})),
-            "opencode" => ("write".into(), json!({"filePath": abs, "content": content})),
+            "opencode" | "kilo-code" => {
+                ("write".into(), json!({"filePath": abs, "content": content}))
+            }
             other => panic!("no writes for {other}"),
         }
     }
@@ -79,7 +82,7 @@ impl Native<'_> {
                 "intent-select_active_intent".into(),
                 json!({"intent_id": id}),
             ),
-            "opencode" => (
+            "opencode" | "kilo-code" => (
                 "intent_select_active_intent".into(),
                 json!({"intent_id": id}),
             ),
@@ -176,11 +179,12 @@ impl Native<'_> {
                 }
                 p
             }
-            "opencode" => {
-                // As the plugin hands OpenCode's hook arguments over.
+            "opencode" | "kilo-code" => {
+                // As the plugin hands OpenCode's (or Kilo Code's) hook arguments over,
+                // naming the CLI that loaded it.
                 let call = json!({"tool": tool, "sessionID": session, "callID": format!("{session}-{tool}")});
                 let mut p = json!({"hook": if post {"tool.execute.after"} else {"tool.execute.before"},
-                    "directory": root, "worktree": root, "input": call});
+                    "frontEnd": self.fe, "directory": root, "worktree": root, "input": call});
                 if post {
                     p["input"]["args"] = input.clone();
                     p["output"] = json!({"title": "", "metadata": {}, "output": "done"});
@@ -212,7 +216,7 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "generic" => reply["allowed"] == false,
         "cursor" => reply["permission"] == "deny",
         "copilot" => reply["permissionDecision"] == "deny",
-        "opencode" => reply["action"] == "deny",
+        "opencode" | "kilo-code" => reply["action"] == "deny",
         other => panic!("{other}"),
     }
 }
@@ -388,7 +392,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         let session_key = match *fe {
             "cline" => "taskId",
             "copilot" => "sessionId",
-            "opencode" => "sessionID",
+            "opencode" | "kilo-code" => "sessionID",
             _ => "session_id",
         };
         // OpenCode's session is in the hook's `input`.
@@ -396,7 +400,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
             fe: &str,
             payload: &'a mut Value,
         ) -> &'a mut serde_json::Map<String, Value> {
-            let payload = if fe == "opencode" {
+            let payload = if matches!(fe, "opencode" | "kilo-code") {
                 &mut payload["input"]
             } else {
                 payload
@@ -427,7 +431,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         match *fe {
             "cline" => unknown["preToolUse"]["toolName"] = json!("frobnicate"),
             "copilot" => unknown["toolName"] = json!("frobnicate"),
-            "opencode" => unknown["input"]["tool"] = json!("frobnicate"),
+            "opencode" | "kilo-code" => unknown["input"]["tool"] = json!("frobnicate"),
             _ => unknown["tool_name"] = json!("frobnicate"),
         }
         let reply = run(&ws, fe, &unknown);
@@ -487,6 +491,8 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         "qwen-code",
         "--agent",
         "opencode",
+        "--agent",
+        "kilo-code",
     ];
     let out = ws.run(&args, None);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -507,6 +513,7 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         ".github/hooks/intent.json",
         ".qwen/settings.json",
         ".opencode/plugin/intent-ledger.js",
+        ".kilo/plugins/intent-ledger.js",
     ] {
         assert!(written.contains(&file), "{file} not in {written:?}");
     }
@@ -595,20 +602,28 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
     assert!(qwen_cmd.ends_with("hook qwen-code"), "{qwen_cmd}");
     let reply = run_configured(&ws, &qwen_cmd, &pre_write(&ws, "qwen-code", "x"));
     assert!(refused("qwen-code", &reply), "{reply}");
-    // OpenCode: the plugin runs `<COMMAND> hook opencode` through sh.
-    let plugin =
-        std::fs::read_to_string(ws.root().join(".opencode/plugin/intent-ledger.js")).unwrap();
-    let command: String = plugin
-        .lines()
-        .find_map(|l| l.strip_prefix("const COMMAND = "))
-        .and_then(|c| serde_json::from_str(c.trim_end_matches(';')).ok())
-        .expect("the plugin names its command");
-    let reply = run_configured(
-        &ws,
-        &format!("exec {command} hook opencode"),
-        &pre_write(&ws, "opencode", "x"),
-    );
-    assert!(refused("opencode", &reply), "{reply}");
+    // OpenCode and Kilo Code: the plugin runs `<COMMAND> hook <front-end>` through sh.
+    for (fe, file) in [
+        ("opencode", ".opencode/plugin/intent-ledger.js"),
+        ("kilo-code", ".kilo/plugins/intent-ledger.js"),
+    ] {
+        let plugin = std::fs::read_to_string(ws.root().join(file)).unwrap();
+        let command: String = plugin
+            .lines()
+            .find_map(|l| l.strip_prefix("const COMMAND = "))
+            .and_then(|c| serde_json::from_str(c.trim_end_matches(';')).ok())
+            .expect("the plugin names its command");
+        assert!(
+            plugin.contains(&format!("const FRONT_END = \"{fe}\";")),
+            "{file}"
+        );
+        let reply = run_configured(
+            &ws,
+            &format!("exec {command} hook {fe}"),
+            &pre_write(&ws, fe, "x"),
+        );
+        assert!(refused(fe, &reply), "{fe}: {reply}");
+    }
 }
 
 #[test]

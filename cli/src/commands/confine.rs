@@ -52,6 +52,10 @@ const PROTECTED: &[&str] = &[
     ".opencode",
     "opencode.json",
     "opencode.jsonc",
+    ".kilo",
+    ".kilocode",
+    "kilo.json",
+    "kilo.jsonc",
 ];
 
 /// What a confined command may write.

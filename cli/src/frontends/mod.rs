@@ -15,6 +15,7 @@ pub(crate) mod config;
 pub mod copilot;
 pub mod cursor;
 pub mod gemini;
+pub mod kilo_code;
 pub mod opencode;
 pub mod probe;
 pub mod qwen;
@@ -48,6 +49,7 @@ pub fn wiring(front_end: FrontEnd) -> Option<&'static Wiring> {
         FrontEnd::Copilot => Some(&copilot::WIRING),
         FrontEnd::QwenCode => Some(&qwen::WIRING),
         FrontEnd::OpenCode => Some(&opencode::WIRING),
+        FrontEnd::KiloCode => Some(&kilo_code::WIRING),
         FrontEnd::Generic => None,
     }
 }

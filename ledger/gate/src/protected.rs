@@ -41,6 +41,13 @@ const PROTECTED: &[(&str, bool, &str)] = &[
     (".opencode", true, "OpenCode's plugins and configuration"),
     ("opencode.json", false, "OpenCode's configuration"),
     ("opencode.jsonc", false, "OpenCode's configuration"),
+    // Kilo Code (an OpenCode fork) loads plugins, agents and configuration from
+    // `.kilo/` and the older `.kilocode/`, and reads `kilo.json(c)` (and
+    // `opencode.json(c)`).
+    (".kilo", true, "Kilo Code's plugins and configuration"),
+    (".kilocode", true, "Kilo Code's plugins and configuration"),
+    ("kilo.json", false, "Kilo Code's configuration"),
+    ("kilo.jsonc", false, "Kilo Code's configuration"),
 ];
 
 /// What `rel` (workspace-relative, `/`-separated) is if agents may not write it.

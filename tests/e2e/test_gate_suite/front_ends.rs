@@ -22,10 +22,12 @@ pub(super) enum Fe {
     Copilot,
     QwenCode,
     OpenCode,
+    /// Kilo Code: OpenCode's plugin payloads, its own tool table.
+    KiloCode,
     Generic,
 }
 
-pub(super) const FRONT_ENDS: [Fe; 10] = [
+pub(super) const FRONT_ENDS: [Fe; 11] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
@@ -35,6 +37,7 @@ pub(super) const FRONT_ENDS: [Fe; 10] = [
     Fe::Copilot,
     Fe::QwenCode,
     Fe::OpenCode,
+    Fe::KiloCode,
     Fe::Generic,
 ];
 
@@ -49,6 +52,7 @@ impl Fe {
             Fe::Copilot => "copilot",
             Fe::QwenCode => "qwen-code",
             Fe::OpenCode => "opencode",
+            Fe::KiloCode => "kilo-code",
             Fe::Generic => "generic",
         }
     }
@@ -179,20 +183,20 @@ impl Fe {
                 format!("{server}-{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
-            (Fe::OpenCode, Call::Shell(cmd)) => (
+            (Fe::OpenCode | Fe::KiloCode, Call::Shell(cmd)) => (
                 "bash".into(),
                 json!({"command": fill(cmd), "description": "suite"}),
             ),
-            (Fe::OpenCode, Call::Write(path)) => (
+            (Fe::OpenCode | Fe::KiloCode, Call::Write(path)) => (
                 "write".into(),
                 json!({"filePath": abs(path), "content": "x\n"}),
             ),
-            (Fe::OpenCode, Call::Edit(path)) => (
+            (Fe::OpenCode | Fe::KiloCode, Call::Edit(path)) => (
                 "edit".into(),
                 json!({"filePath": abs(path), "oldString": "a", "newString": "b"}),
             ),
             // OpenCode names an MCP tool `<server>_<tool>`.
-            (Fe::OpenCode, Call::Mcp(server, tool, args)) => (
+            (Fe::OpenCode | Fe::KiloCode, Call::Mcp(server, tool, args)) => (
                 format!("{server}_{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
@@ -252,7 +256,7 @@ impl Fe {
             Fe::Copilot => json!({"sessionId": SESSION, "timestamp": 1795617496091u64,
                 "cwd": root_text, "toolName": tool, "toolArgs": input}),
             // As the plugin hands `tool.execute.before` over.
-            Fe::OpenCode => json!({"hook": "tool.execute.before", "directory": root_text,
+            Fe::OpenCode | Fe::KiloCode => json!({"hook": "tool.execute.before", "directory": root_text,
                 "worktree": root_text, "model": "mock/mock-coder",
                 "input": {"tool": tool, "sessionID": SESSION, "callID": format!("call_suite_{n}")},
                 "output": {"args": input}}),

@@ -94,6 +94,7 @@ fn each_front_end_rewrites_its_own_field_and_keeps_the_rest() {
         (FrontEnd::Copilot, "bash", "command"),
         (FrontEnd::Cursor, "Shell", "command"),
         (FrontEnd::OpenCode, "bash", "command"),
+        (FrontEnd::KiloCode, "bash", "command"),
     ] {
         let input = json!({key: command, "description": "build", "cwd": "/w/shop/src"});
         let new = rewritten(front_end, tool, command, input);

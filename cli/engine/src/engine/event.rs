@@ -27,13 +27,16 @@ pub enum FrontEnd {
     /// OpenCode (`.opencode/plugin/intent-ledger.js`, a plugin running our hook).
     #[value(name = "opencode")]
     OpenCode,
+    /// Kilo Code's CLI, an OpenCode fork (`.kilo/plugins/intent-ledger.js`, the same
+    /// plugin as OpenCode's).
+    KiloCode,
     /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
 }
 
 impl FrontEnd {
     /// Every front-end, in the order the CLI lists them.
-    pub const ALL: [FrontEnd; 9] = [
+    pub const ALL: [FrontEnd; 10] = [
         FrontEnd::ClaudeCode,
         FrontEnd::Codex,
         FrontEnd::Gemini,
@@ -42,6 +45,7 @@ impl FrontEnd {
         FrontEnd::Copilot,
         FrontEnd::QwenCode,
         FrontEnd::OpenCode,
+        FrontEnd::KiloCode,
         FrontEnd::Generic,
     ];
 
@@ -56,6 +60,7 @@ impl FrontEnd {
             FrontEnd::Copilot => "copilot",
             FrontEnd::QwenCode => "qwen-code",
             FrontEnd::OpenCode => "opencode",
+            FrontEnd::KiloCode => "kilo-code",
             FrontEnd::Generic => "generic",
         }
     }
