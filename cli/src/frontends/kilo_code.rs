@@ -3,6 +3,8 @@
 //! (7.7.7 scans `.kilo/` and the older `.kilocode/`, not `.opencode/`). `doctor`
 //! proves Kilo loads it with `kilo debug config`, as for OpenCode.
 
+use std::time::Duration;
+
 use intent_engine::FrontEnd;
 
 use super::opencode::{check, commands, wire, PluginHost};
@@ -19,6 +21,9 @@ pub const KILO: PluginHost = PluginHost {
     program: "kilo",
     env: "KILO",
     config: "kilo.json",
+    // `kilo debug config` boots the whole CLI: 19 s on an idle 2-core machine,
+    // 45 to 62 s with other builds running (7.7.7).
+    load_proof_limit: Duration::from_secs(90),
 };
 
 /// How `intent init` wires Kilo Code and `intent doctor` checks it.

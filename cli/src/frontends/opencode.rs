@@ -43,6 +43,8 @@ pub struct PluginHost {
     pub env: &'static str,
     /// Its project configuration file, for the hint.
     pub config: &'static str,
+    /// How long `doctor` waits for `<program> debug config`.
+    pub load_proof_limit: Duration,
 }
 
 /// OpenCode.
@@ -53,6 +55,7 @@ pub const OPENCODE: PluginHost = PluginHost {
     program: "opencode",
     env: "OPENCODE",
     config: "opencode.json",
+    load_proof_limit: Duration::from_secs(45),
 };
 
 impl PluginHost {
@@ -74,8 +77,6 @@ impl PluginHost {
     }
 }
 
-/// How long `doctor` waits for `opencode debug config`.
-const LOAD_PROOF_LIMIT: Duration = Duration::from_secs(45);
 
 /// The command a plugin of ours runs, from its `const COMMAND = "…";` line.
 fn plugin_command(text: &str) -> Option<String> {
@@ -197,7 +198,7 @@ fn on_path(program: &str) -> Option<std::path::PathBuf> {
         .find(|path| super::probe::executable(path) && path.is_file())
 }
 
-/// Runs `<program> debug config` in `root`, within [`LOAD_PROOF_LIMIT`].
+/// Runs `<program> debug config` in `root`, within the host's load proof limit.
 fn debug_config(host: &PluginHost, bin: &Path, root: &Path) -> Result<Value, String> {
     let mut child = Command::new(bin)
         .args(["debug", "config"])
@@ -213,7 +214,7 @@ fn debug_config(host: &PluginHost, bin: &Path, root: &Path) -> Result<Value, Str
         let mut out = Vec::new();
         std::io::Read::read_to_end(&mut stdout, &mut out).map(|_| out)
     });
-    let deadline = Instant::now() + LOAD_PROOF_LIMIT;
+    let deadline = Instant::now() + host.load_proof_limit;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -223,7 +224,7 @@ fn debug_config(host: &PluginHost, bin: &Path, root: &Path) -> Result<Value, Str
                 let _ = child.wait();
                 return Err(format!(
                     "did not finish in {} s",
-                    LOAD_PROOF_LIMIT.as_secs()
+                    host.load_proof_limit.as_secs()
                 ));
             }
             Err(e) => return Err(format!("failed ({e})")),
