@@ -407,10 +407,7 @@ fn doctor_checks_a_plugin_and_asks_its_cli(fe: &str, program: &str, dir: &str) {
     let (code, body) = doctor_with(None);
     assert_eq!(code, Some(0), "{body:#}");
     assert_eq!(status(&body, &format!("{fe} wiring")), ["ok"], "{body:#}");
-    assert!(
-        detail(&body, &loaded).contains("not proven"),
-        "{body:#}"
-    );
+    assert!(detail(&body, &loaded).contains("not proven"), "{body:#}");
     // A fake CLI whose resolved configuration lists the plugin, then one whose
     // configuration does not.
     let bin = tempfile::tempdir().unwrap();
@@ -433,11 +430,7 @@ fn doctor_checks_a_plugin_and_asks_its_cli(fe: &str, program: &str, dir: &str) {
     script(json!(["file:///elsewhere/other.js"]));
     let (code, body) = doctor_with(Some(bin.path()));
     assert_eq!(code, Some(1), "{body:#}");
-    assert_eq!(
-        status(&body, &loaded),
-        ["fail"],
-        "{body:#}"
-    );
+    assert_eq!(status(&body, &loaded), ["fail"], "{body:#}");
     // An edited plugin (here: refusals no longer thrown) is not ours any more.
     let text = std::fs::read_to_string(&plugin).unwrap();
     std::fs::write(&plugin, text.replace("throw new Error", "console.log")).unwrap();
@@ -447,10 +440,7 @@ fn doctor_checks_a_plugin_and_asks_its_cli(fe: &str, program: &str, dir: &str) {
         detail(&body, &format!("{fe} wiring")).contains("not the plugin this intent writes"),
         "{body:#}"
     );
-    assert!(ws
-        .run(&["init", "--agent", fe], None)
-        .status
-        .success());
+    assert!(ws.run(&["init", "--agent", fe], None).status.success());
     assert_eq!(doctor_with(None).0, Some(0));
     // A file of someone else's is not overwritten.
     std::fs::write(&plugin, "export const Mine = async () => ({});\n").unwrap();

@@ -61,7 +61,10 @@ pub const OPENCODE: PluginHost = PluginHost {
 impl PluginHost {
     /// The plugin's first line, which says it is ours.
     fn header(&self) -> String {
-        format!("// Written by `intent init --agent {}`", self.front_end.as_str())
+        format!(
+            "// Written by `intent init --agent {}`",
+            self.front_end.as_str()
+        )
     }
 
     /// The plugin's text for the hook command `command` (`intent`, or a path).
@@ -76,7 +79,6 @@ impl PluginHost {
             .replace("__FRONT_END__", self.front_end.as_str())
     }
 }
-
 
 /// The command a plugin of ours runs, from its `const COMMAND = "…";` line.
 fn plugin_command(text: &str) -> Option<String> {
@@ -144,7 +146,9 @@ fn load_proof(host: &PluginHost, root: &Path) -> Finding {
         return (
             name,
             "ok",
-            format!("no `{program}` on PATH: {plugin} is in place, that {who} loads it was not proven"),
+            format!(
+                "no `{program}` on PATH: {plugin} is in place, that {who} loads it was not proven"
+            ),
         );
     };
     let wanted = root.join(plugin);

@@ -256,10 +256,12 @@ impl Fe {
             Fe::Copilot => json!({"sessionId": SESSION, "timestamp": 1795617496091u64,
                 "cwd": root_text, "toolName": tool, "toolArgs": input}),
             // As the plugin hands `tool.execute.before` over.
-            Fe::OpenCode | Fe::KiloCode => json!({"hook": "tool.execute.before", "directory": root_text,
+            Fe::OpenCode | Fe::KiloCode => {
+                json!({"hook": "tool.execute.before", "directory": root_text,
                 "worktree": root_text, "model": "mock/mock-coder",
                 "input": {"tool": tool, "sessionID": SESSION, "callID": format!("call_suite_{n}")},
-                "output": {"args": input}}),
+                "output": {"args": input}})
+            }
             Fe::Cursor => unreachable!(),
         }
     }

@@ -110,7 +110,10 @@ mod tests {
             Action::Read { .. }
         ));
         assert!(matches!(
-            action("background_process", json!({"action": "restart", "id": "p1"})),
+            action(
+                "background_process",
+                json!({"action": "restart", "id": "p1"})
+            ),
             Action::Other { .. }
         ));
         assert!(matches!(

@@ -266,58 +266,64 @@ fn prompt_text(output: &Value) -> Option<String> {
 }
 
 impl OpenCodeFamily {
-/// `input.tool` with `output.args` (before) or `input.args` (after) → a tool call.
-fn tool_call(&self, payload: &Value, input: &Value, session: &str) -> Result<ToolCall, PayloadError> {
-    let mut name = required(input, "tool", &format!("{} hook input", self.name))?;
-    // Our MCP tools reach OpenCode as `intent_<tool>`: the canonical name, so that
-    // they are the handshake and query tools they are.
-    if let Some(own) = name.strip_prefix(&format!("{MCP_SERVER}_")) {
-        if HANDSHAKE_TOOLS.contains(&own) || QUERY_TOOLS.contains(&own) {
-            name = format!("mcp__{MCP_SERVER}__{own}");
+    /// `input.tool` with `output.args` (before) or `input.args` (after) → a tool call.
+    fn tool_call(
+        &self,
+        payload: &Value,
+        input: &Value,
+        session: &str,
+    ) -> Result<ToolCall, PayloadError> {
+        let mut name = required(input, "tool", &format!("{} hook input", self.name))?;
+        // Our MCP tools reach OpenCode as `intent_<tool>`: the canonical name, so that
+        // they are the handshake and query tools they are.
+        if let Some(own) = name.strip_prefix(&format!("{MCP_SERVER}_")) {
+            if HANDSHAKE_TOOLS.contains(&own) || QUERY_TOOLS.contains(&own) {
+                name = format!("mcp__{MCP_SERVER}__{own}");
+            }
         }
+        let output = &payload["output"];
+        let args = match (output.get("args"), input.get("args")) {
+            (Some(args), _) | (None, Some(args)) => args.clone(),
+            (None, None) => Value::Null,
+        };
+        let args = match args {
+            Value::Object(_) => args,
+            Value::Null => json!({}),
+            other => {
+                return Err(PayloadError::WrongType {
+                    field: "args".to_string(),
+                    expected: "be an object",
+                    found: type_name(&other),
+                })
+            }
+        };
+        let classified = (self.classify)(&name, &args)?;
+        let after = output.get("title").is_some()
+            || output.get("metadata").is_some()
+            || output.get("output").is_some()
+            || payload[HOOK_FIELD] == "tool.execute.after";
+        let response = after.then(|| {
+            let text = output["output"].as_str().unwrap_or_default().to_string();
+            // `bash` reports the command's exit status; a command that failed is a
+            // failure to learn from.
+            let exit = output["metadata"]["exit"].as_i64();
+            let failed =
+                exit.is_some_and(|code| code != 0) || output["metadata"]["error"].is_string();
+            let mut out = json!({"content": text, "is_error": failed});
+            if failed {
+                out["error"] = json!(match exit {
+                    Some(code) if code != 0 => format!("exit code {code}: {text}"),
+                    _ => text,
+                });
+            }
+            out
+        });
+        let use_id = match string(input, "callID")? {
+            Some(id) => id,
+            None => synthetic_use_id(self.front_end.as_str(), session, &name, &args),
+        };
+        Ok(build_call(classified, args, Some(use_id), response))
     }
-    let output = &payload["output"];
-    let args = match (output.get("args"), input.get("args")) {
-        (Some(args), _) | (None, Some(args)) => args.clone(),
-        (None, None) => Value::Null,
-    };
-    let args = match args {
-        Value::Object(_) => args,
-        Value::Null => json!({}),
-        other => {
-            return Err(PayloadError::WrongType {
-                field: "args".to_string(),
-                expected: "be an object",
-                found: type_name(&other),
-            })
-        }
-    };
-    let classified = (self.classify)(&name, &args)?;
-    let after = output.get("title").is_some()
-        || output.get("metadata").is_some()
-        || output.get("output").is_some()
-        || payload[HOOK_FIELD] == "tool.execute.after";
-    let response = after.then(|| {
-        let text = output["output"].as_str().unwrap_or_default().to_string();
-        // `bash` reports the command's exit status; a command that failed is a
-        // failure to learn from.
-        let exit = output["metadata"]["exit"].as_i64();
-        let failed = exit.is_some_and(|code| code != 0) || output["metadata"]["error"].is_string();
-        let mut out = json!({"content": text, "is_error": failed});
-        if failed {
-            out["error"] = json!(match exit {
-                Some(code) if code != 0 => format!("exit code {code}: {text}"),
-                _ => text,
-            });
-        }
-        out
-    });
-    let use_id = match string(input, "callID")? {
-        Some(id) => id,
-        None => synthetic_use_id(self.front_end.as_str(), session, &name, &args),
-    };
-    Ok(build_call(classified, args, Some(use_id), response))
-}
 }
 
 #[cfg(test)]

@@ -17,7 +17,14 @@ use super::say;
 /// Replays the session through each front-end and compares the ledgers.
 pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let mut ledgers = Vec::new();
-    for fe in ["codex", "gemini", "copilot", "qwen-code", "opencode", "kilo-code"] {
+    for fe in [
+        "codex",
+        "gemini",
+        "copilot",
+        "qwen-code",
+        "opencode",
+        "kilo-code",
+    ] {
         let ws = super::side_dir(root, fe);
         let _ = std::fs::remove_dir_all(&ws);
         std::fs::create_dir_all(&ws)?;
