@@ -58,7 +58,7 @@ impl FrontEnd {
             // Qwen Code 0.24.4's `PreToolUse` takes no `updatedInput` (only its
             // `PermissionRequest` hook does, when Qwen itself would ask): none.
             // The plugin puts the new arguments in place of `output.args` (OpenCode
-            // 1.18.33; Kilo Code runs the same plugin).
+            // 1.18.33, Kilo Code 7.7.7).
             (FrontEnd::OpenCode | FrontEnd::KiloCode, "bash") => Some(Line("command")),
             _ => None,
         }
