@@ -19,6 +19,8 @@ const AGENT_ENV: &[(&str, &str)] = &[
     ("CLINE_ACTIVE", "Cline"),
     ("COPILOT_CLI", "GitHub Copilot CLI"),
     ("QWEN_CODE", "Qwen Code"),
+    // Kilo Code sets `OPENCODE` too (an OpenCode fork): its own name first.
+    ("KILO", "Kilo Code"),
     ("OPENCODE", "OpenCode"),
 ];
 
@@ -33,6 +35,7 @@ const AGENT_PROGRAMS: &[(&str, &str)] = &[
     ("qwen", "Qwen Code"),
     ("opencode", "OpenCode"),
     ("droid", "Factory Droid"),
+    ("kilo", "Kilo Code"),
 ];
 
 /// Most ancestors looked at (a process tree deeper than this is unusual).

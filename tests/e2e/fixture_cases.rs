@@ -24,6 +24,7 @@ pub const FRONT_ENDS: &[&str] = &[
     "copilot",
     "qwen-code",
     "opencode",
+    "kilo-code",
     "droid",
     "windsurf",
     "generic",
@@ -182,7 +183,7 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "cline" => reply["cancel"] == true,
         "cursor" => reply["permission"] == "deny",
         "copilot" => reply["permissionDecision"] == "deny",
-        "opencode" => reply["action"] == "deny",
+        "opencode" | "kilo-code" => reply["action"] == "deny",
         // What `intent hook windsurf` turns into exit 2 (`windsurf_exit`).
         "windsurf" => reply["decision"] == "deny",
         "generic" => reply["allowed"] == false,
@@ -198,8 +199,8 @@ pub fn session_of(fe: &str, payload: &Value) -> Option<String> {
     if fe == "copilot" && payload["parentAgentId"].is_string() {
         return payload["parentAgentId"].as_str().map(str::to_string);
     }
-    // An OpenCode subagent works under its root session.
-    if fe == "opencode" {
+    // An OpenCode (or Kilo Code) subagent works under its root session.
+    if matches!(fe, "opencode" | "kilo-code") {
         let root = payload["rootSessionID"].as_str();
         return root
             .or(payload["input"]["sessionID"].as_str())
@@ -313,7 +314,7 @@ pub fn event_and_tool(fe: &str, case: &Value) -> (String, String) {
             .map_or_else(|| "-".to_string(), str::to_string);
             (text(&payload["hookName"]), tool)
         }
-        "opencode" => (
+        "opencode" | "kilo-code" => (
             match text(&payload["hook"]).as_str() {
                 "event" => text(&payload["event"]["type"]),
                 hook => hook.to_string(),

@@ -61,6 +61,7 @@ mod test_helper_work;
 mod test_hook;
 mod test_hook_deadlines;
 mod test_human_acts;
+mod test_kilo_code;
 mod test_lessons;
 mod test_lifecycle;
 mod test_mcp;

@@ -290,6 +290,8 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         "qwen-code: write_file docs/notes.md (out of scope) → refused [scope_violation]",
         "qwen-code: mcp__intent__select_active_intent INT-001 → selected",
         "opencode: write docs/notes.md (out of scope) → refused [scope_violation] in opencode's words: action = \"deny\"",
+        "kilo-code: write docs/notes.md (out of scope) → refused [scope_violation] in kilo-code's words: action = \"deny\"",
+        "kilo-code: intent_select_active_intent INT-001 → selected",
         "droid: Create docs/notes.md (out of scope) → refused [scope_violation]",
         "droid: intent___select_active_intent INT-001 → selected",
         "windsurf: write_code docs/notes.md (out of scope) → refused [scope_violation] in windsurf's words: decision = \"deny\"",

@@ -1,5 +1,5 @@
-//! `confine_shell` with the real Codex, Gemini, Copilot and Cline CLIs, OpenCode and
-//! Factory Droid (offline, against their scripted model mocks), wired by `intent init --agent`:
+//! `confine_shell` with the real Codex, Gemini, Copilot and Cline CLIs, OpenCode, Kilo Code
+//! and Factory Droid (offline, against their scripted model mocks), wired by `intent init --agent`:
 //! the agent runs a script the gate cannot read through (allowed under INT-001,
 //! `src/**`); the hook rewrites it to run under `intent confine`, so its write in
 //! the scope succeeds while its write outside the scope, and a detached child's
@@ -215,19 +215,34 @@ fn the_cline_cli_runs_an_agents_commands_confined() {
     ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
 )]
 fn opencode_runs_an_agents_commands_confined() {
-    let Some(bin) = crate::opencode::require_opencode() else {
+    plugin_cli_runs_an_agents_commands_confined(&crate::opencode::OPENCODE, "opencode");
+}
+
+#[test]
+#[cfg_attr(
+    not(intent_ci),
+    ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
+)]
+fn kilo_code_runs_an_agents_commands_confined() {
+    plugin_cli_runs_an_agents_commands_confined(&crate::opencode::KILO, "kilo-code");
+}
+
+/// OpenCode or Kilo Code (`cli`, wired as `fe`): the plugin's `bash` runs confined.
+fn plugin_cli_runs_an_agents_commands_confined(cli: &crate::opencode::Cli, fe: &str) {
+    let Some(bin) = cli.require() else {
         return;
     };
     if !landlock() {
         return;
     }
-    let ws = confined_workspace("opencode", "allow");
-    // `opencode run` quotes its message: the command on a line of its own.
+    let ws = confined_workspace(fe, "allow");
+    // `opencode run` (and `kilo run`) quotes its message: the command on a line of
+    // its own.
     let out = crate::opencode::OpenCodeRun::new(&bin, ws.root())
         .path_prepend(intent_dir())
         .prompt("Build it.\n/intent INT-001\nThanks.")
         .step(crate::opencode::Step::bash(COMMAND))
-        .run();
+        .run_as(cli);
     out.assert_success();
     let results = out.tool_results();
     assert_eq!(results.len(), 1, "{}", out.describe());

@@ -49,6 +49,8 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
             "--agent",
             "opencode",
             "--agent",
+            "kilo-code",
+            "--agent",
             "droid",
             "--agent",
             "windsurf",
@@ -67,6 +69,7 @@ fn doctor_checks_specs_ledger_hooks_and_projections() {
         "copilot",
         "qwen-code",
         "opencode",
+        "kilo-code",
         "droid",
         "windsurf",
     ] {
@@ -170,6 +173,7 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
         "copilot",
         "qwen-code",
         "opencode",
+        "kilo-code",
         "droid",
         "windsurf",
     ];
@@ -394,8 +398,19 @@ fn doctor_fails_on_every_missing_gate_event_and_init_repairs_it() {
 /// `opencode` on PATH (`opencode debug config`) whether it loads the plugin.
 #[test]
 fn doctor_checks_the_opencode_plugin_and_asks_opencode_whether_it_loads_it() {
+    doctor_checks_a_plugin_and_asks_its_cli("opencode", "opencode", ".opencode/plugin");
+}
+
+/// Kilo Code: the same plugin in `.kilo/plugins/`, proven by `kilo debug config`.
+#[test]
+fn doctor_checks_the_kilo_code_plugin_and_asks_kilo_whether_it_loads_it() {
+    doctor_checks_a_plugin_and_asks_its_cli("kilo-code", "kilo", ".kilo/plugins");
+}
+
+/// Front-end `fe`'s plugin in `dir`, whose CLI is `program`.
+fn doctor_checks_a_plugin_and_asks_its_cli(fe: &str, program: &str, dir: &str) {
     let ws = TestWorkspace::new();
-    let out = ws.run(&["init", "--agent", "opencode"], None);
+    let out = ws.run(&["init", "--agent", fe], None);
     assert!(out.status.success(), "{}", stderr(&out));
     let doctor_with = |bin: Option<&std::path::Path>| {
         let mut path = std::ffi::OsString::new();
@@ -421,19 +436,18 @@ fn doctor_checks_the_opencode_plugin_and_asks_opencode_whether_it_loads_it() {
             .map(|c| format!("{}: {}", c["status"], c["detail"]))
             .collect()
     };
-    // No `opencode` on PATH (the test's PATH has none): in place, load not proven.
+    // No `opencode` or `kilo` on PATH (the test's PATH has none): in place, load
+    // not proven.
+    let loaded = format!("{fe} plugin loaded");
     let (code, body) = doctor_with(None);
     assert_eq!(code, Some(0), "{body:#}");
-    assert_eq!(status(&body, "opencode wiring"), ["ok"], "{body:#}");
-    assert!(
-        detail(&body, "opencode plugin loaded").contains("not proven"),
-        "{body:#}"
-    );
-    // A fake `opencode` whose resolved configuration lists the plugin, then one
-    // whose configuration does not.
+    assert_eq!(status(&body, &format!("{fe} wiring")), ["ok"], "{body:#}");
+    assert!(detail(&body, &loaded).contains("not proven"), "{body:#}");
+    // A fake CLI whose resolved configuration lists the plugin, then one whose
+    // configuration does not.
     let bin = tempfile::tempdir().unwrap();
-    let fake = bin.path().join("opencode");
-    let plugin = ws.root().join(".opencode/plugin/intent-ledger.js");
+    let fake = bin.path().join(program);
+    let plugin = ws.root().join(dir).join("intent-ledger.js");
     let script = |plugins: Value| {
         let config = json!({"plugin": plugins}).to_string();
         std::fs::write(&fake, format!("#!/bin/sh\ncat <<'EOF'\n{config}\nEOF\n")).unwrap();
@@ -443,36 +457,29 @@ fn doctor_checks_the_opencode_plugin_and_asks_opencode_whether_it_loads_it() {
     script(json!([format!("file://{}", plugin.display())]));
     let (code, body) = doctor_with(Some(bin.path()));
     assert_eq!(code, Some(0), "{body:#}");
-    assert_eq!(status(&body, "opencode plugin loaded"), ["ok"], "{body:#}");
+    assert_eq!(status(&body, &loaded), ["ok"], "{body:#}");
     assert!(
-        detail(&body, "opencode plugin loaded").contains("debug config` lists"),
+        detail(&body, &loaded).contains("debug config` lists"),
         "{body:#}"
     );
     script(json!(["file:///elsewhere/other.js"]));
     let (code, body) = doctor_with(Some(bin.path()));
     assert_eq!(code, Some(1), "{body:#}");
-    assert_eq!(
-        status(&body, "opencode plugin loaded"),
-        ["fail"],
-        "{body:#}"
-    );
+    assert_eq!(status(&body, &loaded), ["fail"], "{body:#}");
     // An edited plugin (here: refusals no longer thrown) is not ours any more.
     let text = std::fs::read_to_string(&plugin).unwrap();
     std::fs::write(&plugin, text.replace("throw new Error", "console.log")).unwrap();
     let (code, body) = doctor_with(None);
     assert_eq!(code, Some(1), "{body:#}");
     assert!(
-        detail(&body, "opencode wiring").contains("not the plugin this intent writes"),
+        detail(&body, &format!("{fe} wiring")).contains("not the plugin this intent writes"),
         "{body:#}"
     );
-    assert!(ws
-        .run(&["init", "--agent", "opencode"], None)
-        .status
-        .success());
+    assert!(ws.run(&["init", "--agent", fe], None).status.success());
     assert_eq!(doctor_with(None).0, Some(0));
     // A file of someone else's is not overwritten.
     std::fs::write(&plugin, "export const Mine = async () => ({});\n").unwrap();
-    let out = ws.run(&["init", "--agent", "opencode"], None);
+    let out = ws.run(&["init", "--agent", fe], None);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("not ours"), "{}", stderr(&out));
 }

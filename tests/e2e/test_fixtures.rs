@@ -173,6 +173,11 @@ fn opencode_fixtures() {
 }
 
 #[test]
+fn kilo_code_fixtures() {
+    run_front_end("kilo-code");
+}
+
+#[test]
 fn droid_fixtures() {
     run_front_end("droid");
 }
@@ -353,6 +358,26 @@ fn every_event_and_tool_of_every_front_end_has_a_fixture() {
                 "tool.execute.after edit",
                 "tool.execute.after apply_patch",
                 "tool.execute.after bash",
+                "tool.execute.after intent_select_active_intent",
+                "session.idle",
+            ],
+        ),
+        (
+            "kilo-code",
+            &[
+                "session.created",
+                "chat.message",
+                "tool.execute.before write",
+                "tool.execute.before edit",
+                "tool.execute.before bash",
+                "tool.execute.before read",
+                "tool.execute.before background_process",
+                "tool.execute.before kilo_local_recall",
+                "tool.execute.before intent_select_active_intent",
+                "tool.execute.after write",
+                "tool.execute.after edit",
+                "tool.execute.after bash",
+                "tool.execute.after background_process",
                 "tool.execute.after intent_select_active_intent",
                 "session.idle",
             ],

@@ -3,20 +3,22 @@
 //! without an intent is refused before the file exists and the session goes on;
 //! with the intent named in the prompt, writes in scope are traced with chained
 //! hashes, a write outside the scope is refused, a failing command leaves a lesson,
-//! and `intent doctor` proves OpenCode loads the plugin.
+//! and `intent doctor` proves OpenCode loads the plugin. Kilo Code, an OpenCode
+//! fork running the same plugin, goes through the same sessions
+//! (`test_kilo_code.rs`).
 
 use std::path::Path;
 
 use serde_json::Value;
 
 use crate::common::{intent_bin, TestWorkspace};
-use crate::opencode::{opencode_command, require_opencode, OpenCodeRun, Step, MODEL};
+use crate::opencode::{cli_command, Cli, OpenCodeRun, Step, MODEL, OPENCODE};
 use crate::scenario::{
     assert_intact, denials, events_of, selected_session, tool_failure_lesson, wired_workspace,
     WriteThenEdit,
 };
 
-fn opencode(ws: &TestWorkspace, bin: &Path) -> OpenCodeRun {
+fn session(ws: &TestWorkspace, bin: &Path) -> OpenCodeRun {
     OpenCodeRun::new(bin, ws.root()).path_prepend(Path::new(intent_bin()).parent().unwrap())
 }
 
@@ -26,23 +28,28 @@ fn opencode(ws: &TestWorkspace, bin: &Path) -> OpenCodeRun {
     ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
 )]
 fn opencode_write_without_an_intent_is_refused_before_it_happens() {
-    let Some(bin) = require_opencode() else {
+    a_write_without_an_intent_is_refused_before_it_happens(&OPENCODE, "opencode");
+}
+
+/// `cli` (wired as front-end `fe`) refuses a write before any intent is selected.
+pub(crate) fn a_write_without_an_intent_is_refused_before_it_happens(cli: &Cli, fe: &str) {
+    let Some(bin) = cli.require() else {
         return;
     };
-    let ws = wired_workspace("opencode");
+    let ws = wired_workspace(fe);
     let target = ws.root().join("src/a.ts");
-    let out = opencode(&ws, &bin)
+    let out = session(&ws, &bin)
         .prompt("Add the module src/a.ts please.")
         .step(Step::write(&target, "export const a = 1;\n"))
         .step(Step::bash("ls"))
-        .run();
+        .run_as(cli);
     out.assert_success();
-    eprintln!("opencode session took {:?}", out.run.elapsed);
+    eprintln!("{} session took {:?}", cli.name, out.run.elapsed);
     assert!(!target.exists(), "the refused write ran");
     let denied = denials(&ws.events());
     assert_eq!(denied.len(), 1, "{:#?}\n{}", ws.events(), out.describe());
     assert_eq!(denied[0].data["reason"]["type"], "no_active_intent");
-    assert_eq!(denied[0].data["front_end"], "opencode");
+    assert_eq!(denied[0].data["front_end"], fe);
     assert_eq!(denied[0].data["tool"], "write");
     let session = denied[0].session.clone().expect("a session");
     assert!(session.starts_with("ses_"), "{session}");
@@ -86,23 +93,30 @@ fn opencode_write_without_an_intent_is_refused_before_it_happens() {
     ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
 )]
 fn opencode_writes_in_scope_are_traced_and_out_of_scope_refused() {
-    let Some(bin) = require_opencode() else {
+    writes_in_scope_are_traced_and_out_of_scope_refused(&OPENCODE, "opencode");
+}
+
+/// With the intent named in the prompt, `cli` (wired as `fe`) traces writes in
+/// scope, refuses one outside it, leaves a lesson for a failing command, and
+/// `doctor` proves the plugin loaded.
+pub(crate) fn writes_in_scope_are_traced_and_out_of_scope_refused(cli: &Cli, fe: &str) {
+    let Some(bin) = cli.require() else {
         return;
     };
-    let ws = wired_workspace("opencode");
+    let ws = wired_workspace(fe);
     let module = ws.root().join("src/a.ts");
     let first = "export function greet(name: string) {\n  return `hi ${name}`;\n}\n";
     // `opencode run` hands its message over in double quotes: the selection
     // command is on a line of its own in the middle.
-    let out = opencode(&ws, &bin)
+    let out = session(&ws, &bin)
         .prompt("Add the greeting module.\n/intent INT-001\nThanks.")
         .step(Step::write(&module, first))
         .step(Step::edit(&module, "`hi ${name}`", "`hello ${name}`"))
         .step(Step::write(&ws.root().join("docs/x.md"), "# not mine\n"))
         .step(Step::bash("ls src/no-such-dir"))
-        .run();
+        .run_as(cli);
     out.assert_success();
-    eprintln!("opencode session took {:?}", out.run.elapsed);
+    eprintln!("{} session took {:?}", cli.name, out.run.elapsed);
     let events = ws.events();
     let session = selected_session(&events);
     assert_eq!(events_of(&ws, "intent.selected")[0].data["via"], "prompt");
@@ -110,7 +124,7 @@ fn opencode_writes_in_scope_are_traced_and_out_of_scope_refused() {
     let written = std::fs::read(&module).expect("src/a.ts");
     assert_eq!(written, first.replace("`hi ", "`hello ").as_bytes());
     let traces = WriteThenEdit {
-        front_end: "opencode",
+        front_end: fe,
         session: &session,
         path: "src/a.ts",
         written: first.as_bytes(),
@@ -147,10 +161,11 @@ fn opencode_writes_in_scope_are_traced_and_out_of_scope_refused() {
         crate::common::stderr(&verify)
     );
 
-    // `doctor`, with this `opencode` on PATH, proves OpenCode loads the plugin.
+    // `doctor`, with this CLI on PATH, proves it loads the plugin.
     let bin_dir = bin.parent().unwrap().to_path_buf();
     let intent_dir = Path::new(intent_bin()).parent().unwrap().to_path_buf();
-    let mut doctor = opencode_command(
+    let mut doctor = cli_command(
+        cli,
         Path::new(intent_bin()),
         ws.root(),
         out.home(),
@@ -163,7 +178,7 @@ fn opencode_writes_in_scope_are_traced_and_out_of_scope_refused() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["check"] == "opencode plugin loaded")
+        .find(|c| c["check"] == format!("{fe} plugin loaded"))
         .unwrap_or_else(|| panic!("{body:#}"));
     assert_eq!(check["status"], "ok", "{body:#}");
     assert!(

@@ -54,6 +54,10 @@ const PROTECTED: &[&str] = &[
     "opencode.jsonc",
     ".factory",
     ".windsurf/hooks.json",
+    ".kilo",
+    ".kilocode",
+    "kilo.json",
+    "kilo.jsonc",
 ];
 
 /// What a confined command may write.

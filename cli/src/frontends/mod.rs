@@ -16,6 +16,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod droid;
 pub mod gemini;
+pub mod kilo_code;
 pub mod opencode;
 pub mod probe;
 pub mod qwen;
@@ -50,6 +51,7 @@ pub fn wiring(front_end: FrontEnd) -> Option<&'static Wiring> {
         FrontEnd::Copilot => Some(&copilot::WIRING),
         FrontEnd::QwenCode => Some(&qwen::WIRING),
         FrontEnd::OpenCode => Some(&opencode::WIRING),
+        FrontEnd::KiloCode => Some(&kilo_code::WIRING),
         FrontEnd::Droid => Some(&droid::WIRING),
         FrontEnd::Windsurf => Some(&windsurf::WIRING),
         // The generic event's sender, or an external adapter's agent, wires itself.

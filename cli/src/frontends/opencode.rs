@@ -1,7 +1,9 @@
 //! OpenCode: a plugin, `.opencode/plugin/intent-ledger.js`, which OpenCode loads at
 //! startup and which runs our hook on every tool call (`opencode_plugin.js`; all the
 //! logic is in `intent hook opencode`). `doctor` proves OpenCode loads it by asking
-//! an `opencode` on PATH for its resolved configuration.
+//! an `opencode` on PATH for its resolved configuration. Kilo Code, an OpenCode
+//! fork, runs the same plugin from its own directory ([`PluginHost`],
+//! `super::kilo_code`).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -12,31 +14,70 @@ use serde_json::Value;
 use super::config::write_text;
 use super::probe::{verdict, Finding};
 use super::Wiring;
+use intent_engine::FrontEnd;
 
 /// How `intent init` wires OpenCode and `intent doctor` checks it.
 pub const WIRING: Wiring = Wiring {
     files: PLUGIN,
-    wire,
+    wire: |root, command| wire(&OPENCODE, root, command),
     note: Some("OpenCode loads .opencode/plugin/ at startup (restart a running OpenCode); `opencode --pure` starts without plugins, and so without the gate. Name the intent in a prompt (`/intent INT-001` on a line of its own), or add `\"mcp\": {\"intent\": {\"type\": \"local\", \"command\": [\"intent\", \"mcp\"]}}` to opencode.json for the handshake tools."),
-    commands,
-    check,
+    commands: |root| commands(&OPENCODE, root),
+    check: |root, found| check(&OPENCODE, root, found),
 };
 
 /// The plugin `intent init --agent opencode` writes.
 pub const PLUGIN: &str = ".opencode/plugin/intent-ledger.js";
 
-/// The plugin's first line, which says it is ours.
-const HEADER: &str = "// Written by `intent init --agent opencode`";
+/// A CLI that loads `opencode_plugin.js`: OpenCode, or a fork with the same plugin
+/// API.
+pub struct PluginHost {
+    /// The front-end (`intent init --agent` and `intent hook` take its name).
+    pub front_end: FrontEnd,
+    /// Its name in messages.
+    pub name: &'static str,
+    /// Where the plugin goes, workspace-relative.
+    pub plugin: &'static str,
+    /// The CLI's executable, which `doctor` asks for its configuration.
+    pub program: &'static str,
+    /// The prefix of its environment variables (`OPENCODE_DISABLE_AUTOUPDATE`).
+    pub env: &'static str,
+    /// Its project configuration file, for the hint.
+    pub config: &'static str,
+    /// How long `doctor` waits for `<program> debug config`.
+    pub load_proof_limit: Duration,
+}
 
-/// How long `doctor` waits for `opencode debug config`.
-const LOAD_PROOF_LIMIT: Duration = Duration::from_secs(45);
+/// OpenCode.
+pub const OPENCODE: PluginHost = PluginHost {
+    front_end: FrontEnd::OpenCode,
+    name: "OpenCode",
+    plugin: PLUGIN,
+    program: "opencode",
+    env: "OPENCODE",
+    config: "opencode.json",
+    load_proof_limit: Duration::from_secs(45),
+};
 
-/// The plugin's text for the hook command `command` (`intent`, or a path).
-pub fn plugin(command: &str) -> String {
-    include_str!("opencode_plugin.js").replace(
-        "__INTENT_COMMAND__",
-        &serde_json::to_string(command).expect("a string serializes"),
-    )
+impl PluginHost {
+    /// The plugin's first line, which says it is ours.
+    fn header(&self) -> String {
+        format!(
+            "// Written by `intent init --agent {}`",
+            self.front_end.as_str()
+        )
+    }
+
+    /// The plugin's text for the hook command `command` (`intent`, or a path).
+    pub fn plugin(&self, command: &str) -> String {
+        include_str!("opencode_plugin.js")
+            .replace(
+                "__INTENT_COMMAND__",
+                &serde_json::to_string(command).expect("a string serializes"),
+            )
+            // A name of lowercase letters and `-`: plain text in the comment and
+            // the string alike.
+            .replace("__FRONT_END__", self.front_end.as_str())
+    }
 }
 
 /// The command a plugin of ours runs, from its `const COMMAND = "…";` line.
@@ -46,69 +87,78 @@ fn plugin_command(text: &str) -> Option<String> {
     serde_json::from_str(json).ok()
 }
 
-fn wire(root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
-    let path = root.join(PLUGIN);
-    let text = plugin(command);
+pub(crate) fn wire(host: &PluginHost, root: &Path, command: &str) -> anyhow::Result<Vec<String>> {
+    let plugin = host.plugin;
+    let path = root.join(plugin);
+    let text = host.plugin(command);
     match std::fs::read_to_string(&path) {
         Ok(old) if old == text => return Ok(Vec::new()),
         Ok(old) => anyhow::ensure!(
-            old.starts_with(HEADER),
-            "{PLUGIN} exists and is not ours; move it away, then run `intent init --agent opencode`"
+            old.starts_with(&host.header()),
+            "{plugin} exists and is not ours; move it away, then run `intent init --agent {}`",
+            host.front_end.as_str()
         ),
         Err(_) => {}
     }
     write_text(&path, &text)?;
-    Ok(vec![PLUGIN.to_string()])
+    Ok(vec![plugin.to_string()])
 }
 
-fn commands(root: &Path) -> Vec<(String, String)> {
-    std::fs::read_to_string(root.join(PLUGIN))
+pub(crate) fn commands(host: &PluginHost, root: &Path) -> Vec<(String, String)> {
+    std::fs::read_to_string(root.join(host.plugin))
         .ok()
         .and_then(|text| plugin_command(&text))
-        .map(|command| vec![(PLUGIN.to_string(), format!("{command} hook opencode"))])
+        .map(|command| {
+            let hook = format!("{command} hook {}", host.front_end.as_str());
+            vec![(host.plugin.to_string(), hook)]
+        })
         .unwrap_or_default()
 }
 
 /// The plugin must be ours and current (a plugin that was edited may no longer
-/// refuse anything); then an `opencode` on PATH must list it among the plugins it
-/// loads here.
-fn check(root: &Path, found: &mut Vec<Finding>) {
-    let Ok(text) = std::fs::read_to_string(root.join(PLUGIN)) else {
+/// refuse anything); then the CLI on PATH (`opencode`, `kilo`) must list it among
+/// the plugins it loads here.
+pub(crate) fn check(host: &PluginHost, root: &Path, found: &mut Vec<Finding>) {
+    let (plugin, fe) = (host.plugin, host.front_end.as_str());
+    let Ok(text) = std::fs::read_to_string(root.join(plugin)) else {
         return;
     };
     let gaps = match plugin_command(&text) {
-        Some(command) if text == plugin(&command) => Vec::new(),
+        Some(command) if text == host.plugin(&command) => Vec::new(),
         Some(_) => vec![format!(
-            "{PLUGIN} is not the plugin this intent writes (edited, or from another version)"
+            "{plugin} is not the plugin this intent writes (edited, or from another version)"
         )],
-        None => vec![format!("{PLUGIN} does not run `intent hook opencode`")],
+        None => vec![format!("{plugin} does not run `intent hook {fe}`")],
     };
     let ok = gaps.is_empty();
-    found.push(verdict("opencode", PLUGIN, &[], &gaps));
+    found.push(verdict(fe, plugin, &[], &gaps));
     if ok {
-        found.push(load_proof(root));
+        found.push(load_proof(host, root));
     }
 }
 
-/// Whether OpenCode loads the plugin: `opencode debug config` prints the resolved
+/// Whether the CLI loads the plugin: `<program> debug config` prints the resolved
 /// configuration, whose `plugin` list names every plugin file it loads.
-fn load_proof(root: &Path) -> Finding {
-    let name = "opencode plugin loaded".to_string();
-    let Some(bin) = on_path("opencode") else {
+fn load_proof(host: &PluginHost, root: &Path) -> Finding {
+    let (plugin, program, who) = (host.plugin, host.program, host.name);
+    let name = format!("{} plugin loaded", host.front_end.as_str());
+    let Some(bin) = on_path(program) else {
         return (
             name,
             "ok",
-            format!("no `opencode` on PATH: {PLUGIN} is in place, that OpenCode loads it was not proven"),
+            format!(
+                "no `{program}` on PATH: {plugin} is in place, that {who} loads it was not proven"
+            ),
         );
     };
-    let wanted = root.join(PLUGIN);
+    let wanted = root.join(plugin);
     let wanted = wanted.canonicalize().unwrap_or(wanted);
-    match debug_config(&bin, root) {
+    match debug_config(host, &bin, root) {
         Err(why) => (
             name,
             "warn",
             format!(
-                "`{} debug config` {why}: that OpenCode loads {PLUGIN} was not proven",
+                "`{} debug config` {why}: that {who} loads {plugin} was not proven",
                 bin.display()
             ),
         ),
@@ -127,16 +177,18 @@ fn load_proof(root: &Path) -> Finding {
                 (
                     name,
                     "ok",
-                    format!("`{} debug config` lists {PLUGIN}", bin.display()),
+                    format!("`{} debug config` lists {plugin}", bin.display()),
                 )
             } else {
                 (
                     name,
                     "fail",
                     format!(
-                        "`{} debug config` does not list {PLUGIN} among its plugins ({}): the gate is not wired; check opencode.json and OPENCODE_CONFIG*",
+                        "`{} debug config` does not list {plugin} among its plugins ({}): the gate is not wired; check {} and {}_CONFIG*",
                         bin.display(),
-                        plugins.join(", ")
+                        plugins.join(", "),
+                        host.config,
+                        host.env
                     ),
                 )
             }
@@ -150,12 +202,12 @@ fn on_path(program: &str) -> Option<std::path::PathBuf> {
         .find(|path| super::probe::executable(path) && path.is_file())
 }
 
-/// Runs `opencode debug config` in `root`, within [`LOAD_PROOF_LIMIT`].
-fn debug_config(bin: &Path, root: &Path) -> Result<Value, String> {
+/// Runs `<program> debug config` in `root`, within the host's load proof limit.
+fn debug_config(host: &PluginHost, bin: &Path, root: &Path) -> Result<Value, String> {
     let mut child = Command::new(bin)
         .args(["debug", "config"])
         .current_dir(root)
-        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
+        .env(format!("{}_DISABLE_AUTOUPDATE", host.env), "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -166,7 +218,7 @@ fn debug_config(bin: &Path, root: &Path) -> Result<Value, String> {
         let mut out = Vec::new();
         std::io::Read::read_to_end(&mut stdout, &mut out).map(|_| out)
     });
-    let deadline = Instant::now() + LOAD_PROOF_LIMIT;
+    let deadline = Instant::now() + host.load_proof_limit;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -176,7 +228,7 @@ fn debug_config(bin: &Path, root: &Path) -> Result<Value, String> {
                 let _ = child.wait();
                 return Err(format!(
                     "did not finish in {} s",
-                    LOAD_PROOF_LIMIT.as_secs()
+                    host.load_proof_limit.as_secs()
                 ));
             }
             Err(e) => return Err(format!("failed ({e})")),
@@ -201,8 +253,9 @@ mod tests {
 
     #[test]
     fn the_plugin_names_its_command_as_a_javascript_string() {
-        let text = plugin("/opt/my tools/intent");
-        assert!(text.starts_with(HEADER));
+        let text = OPENCODE.plugin("/opt/my tools/intent");
+        assert!(text.starts_with(&OPENCODE.header()));
+        assert!(text.contains(r#"const FRONT_END = "opencode";"#));
         assert!(text.contains(r#"const COMMAND = "/opt/my tools/intent";"#));
         assert_eq!(
             plugin_command(&text).as_deref(),

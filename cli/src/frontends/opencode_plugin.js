@@ -1,9 +1,13 @@
-// Written by `intent init --agent opencode`; `intent doctor` checks it is current.
-// Hands OpenCode's events to `intent hook opencode` (all logic is there) and does
-// what it answers. A tool call intent cannot judge is refused (fail closed).
+// Written by `intent init --agent __FRONT_END__`; `intent doctor` checks it is current.
+// Hands the events of OpenCode (or Kilo Code, its fork) to `intent hook __FRONT_END__`
+// (all logic is there) and does what it answers. A tool call intent cannot judge is
+// refused (fail closed).
 import { spawnSync } from "node:child_process";
 
 const COMMAND = __INTENT_COMMAND__;
+// Which CLI loads this plugin, for `intent hook` (and its payloads, which are
+// OpenCode's in both).
+const FRONT_END = "__FRONT_END__";
 
 export const IntentLedger = async ({ directory, worktree }) => {
   // OpenCode's tool hooks do not name the model: the session's last prompt does.
@@ -23,9 +27,9 @@ export const IntentLedger = async ({ directory, worktree }) => {
     contexts.set(sessionID, known);
   };
   const ask = (hook, body) => {
-    const run = spawnSync("/bin/sh", ["-c", `exec ${COMMAND} hook opencode`], {
+    const run = spawnSync("/bin/sh", ["-c", `exec ${COMMAND} hook ${FRONT_END}`], {
       cwd: directory,
-      input: JSON.stringify({ hook, directory, worktree, rootSessionID: rootOf(body.input?.sessionID ?? body.event?.properties?.sessionID), ...body }),
+      input: JSON.stringify({ hook, frontEnd: FRONT_END, directory, worktree, rootSessionID: rootOf(body.input?.sessionID ?? body.event?.properties?.sessionID), ...body }),
       encoding: "utf8",
       timeout: 30000,
       maxBuffer: 16 << 20,
@@ -36,7 +40,7 @@ export const IntentLedger = async ({ directory, worktree }) => {
     } catch {}
     if (run.error || !reply || typeof reply !== "object") {
       const why = run.error ? run.error.message : `exit ${run.status}: ${(run.stderr || "").trim().slice(-400)}`;
-      throw new Error(`intent: refused, \`${COMMAND} hook opencode\` gave no answer (${why})`);
+      throw new Error(`intent: refused, \`${COMMAND} hook ${FRONT_END}\` gave no answer (${why})`);
     }
     return reply;
   };

@@ -58,6 +58,7 @@ pub const REGISTRY: &[(&str, Sharing)] = &[
     ("COPILOT_CLI", Sharing::Own),
     ("QWEN_CODE", Sharing::Own),
     ("OPENCODE", Sharing::Own),
+    ("KILO", Sharing::Own),
 ];
 
 /// Whether the helper must share `name`'s value with the hooks it answers.

@@ -54,6 +54,13 @@ const PROTECTED: &[(&str, bool, &str)] = &[
         false,
         "Windsurf's hook configuration",
     ),
+    // Kilo Code (an OpenCode fork) loads plugins, agents and configuration from
+    // `.kilo/` and the older `.kilocode/`, and reads `kilo.json(c)` (and
+    // `opencode.json(c)`).
+    (".kilo", true, "Kilo Code's plugins and configuration"),
+    (".kilocode", true, "Kilo Code's plugins and configuration"),
+    ("kilo.json", false, "Kilo Code's configuration"),
+    ("kilo.jsonc", false, "Kilo Code's configuration"),
 ];
 
 /// What `rel` (workspace-relative, `/`-separated) is if agents may not write it.

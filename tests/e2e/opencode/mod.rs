@@ -13,6 +13,13 @@
 //! `.opencode/node_modules` and the configuration directory, and loads every plugin
 //! in `.opencode/plugin/`. A plugin that throws in `tool.execute.before` refuses
 //! the call: the model gets the error as the tool's result and the session goes on.
+//!
+//! Kilo Code's CLI (`kilo`, 7.7.7), an OpenCode fork, is driven the same way
+//! ([`KILO`]): its global configuration is `$XDG_CONFIG_HOME/kilo/kilo.json`, its
+//! variables are `KILO_*`, and it loads the plugin from `.kilo/plugins/`. It
+//! installs no plugin package at startup (it runs fully offline), asks the mock for
+//! no title, and offers Kilo's tools besides OpenCode's (`background_process`,
+//! `kilo_local_recall`, …); `kilo run` does not ask before a write or a command.
 
 // The harness serves several test modules; not every one uses every helper.
 #![allow(dead_code)]
@@ -67,17 +74,71 @@ impl Step {
     }
 }
 
+/// The Kilo Code CLI version the harness was written against.
+pub const KILO_VERSION: &str = "7.7.7";
+
+/// A CLI of the OpenCode family, as the harness drives it.
+pub struct Cli {
+    /// Its name in messages.
+    pub name: &'static str,
+    /// Its directory under `$XDG_CONFIG_HOME`, and its global configuration's file.
+    pub config: (&'static str, &'static str),
+    /// The prefix of its environment variables.
+    pub env: &'static str,
+    /// The variable naming its binary, and where `.ci/run` installs it below HOME.
+    pub bin: (&'static str, &'static str),
+    /// How to install it, for the skip message.
+    pub install: &'static str,
+}
+
+/// OpenCode.
+pub const OPENCODE: Cli = Cli {
+    name: "opencode",
+    config: ("opencode", "opencode.json"),
+    env: "OPENCODE",
+    bin: (
+        "INTENT_OPENCODE_BIN",
+        ".cache/intent-ledger/opencode/node_modules/opencode-linux-x64/bin/opencode",
+    ),
+    install: "install opencode-ai@1.18.33 into ~/.cache/intent-ledger/opencode as .ci/run does",
+};
+
+/// Kilo Code's CLI.
+pub const KILO: Cli = Cli {
+    name: "kilo",
+    config: ("kilo", "kilo.json"),
+    env: "KILO",
+    bin: (
+        "INTENT_KILO_BIN",
+        ".cache/intent-ledger/kilo/node_modules/@kilocode/cli-linux-x64/bin/kilo",
+    ),
+    install: "install @kilocode/cli@7.7.7 into ~/.cache/intent-ledger/kilo as .ci/run does",
+};
+
+impl Cli {
+    /// The binary: its variable, else where `.ci/run` installs it.
+    pub fn bin(&self) -> Option<PathBuf> {
+        let defaults: Vec<PathBuf> = std::env::var_os("HOME")
+            .map(|home| PathBuf::from(home).join(self.bin.1))
+            .into_iter()
+            .collect();
+        find_bin(self.bin.0, &defaults)
+    }
+
+    /// The binary, or `None` after a loud skip message.
+    ///
+    /// # Panics
+    ///
+    /// When the binary is missing and `CI` is set.
+    pub fn require(&self) -> Option<PathBuf> {
+        require_bin(self.bin(), self.bin.0, self.install)
+    }
+}
+
 /// Returns the `opencode` binary: `INTENT_OPENCODE_BIN`, else where `.ci/run`
 /// installs it (`~/.cache/intent-ledger/opencode`).
 pub fn opencode_bin() -> Option<PathBuf> {
-    let defaults: Vec<PathBuf> = std::env::var_os("HOME")
-        .map(|home| {
-            PathBuf::from(home)
-                .join(".cache/intent-ledger/opencode/node_modules/opencode-linux-x64/bin/opencode")
-        })
-        .into_iter()
-        .collect();
-    find_bin("INTENT_OPENCODE_BIN", &defaults)
+    OPENCODE.bin()
 }
 
 /// Returns the `opencode` binary, or `None` after a loud skip message.
@@ -86,11 +147,7 @@ pub fn opencode_bin() -> Option<PathBuf> {
 ///
 /// When the binary is missing and `CI` is set.
 pub fn require_opencode() -> Option<PathBuf> {
-    require_bin(
-        opencode_bin(),
-        "INTENT_OPENCODE_BIN",
-        &format!("install opencode-ai@{OPENCODE_VERSION} into ~/.cache/intent-ledger/opencode as .ci/run does"),
-    )
+    OPENCODE.require()
 }
 
 /// A scripted `opencode run` session, built up then [`run`](OpenCodeRun::run).
@@ -104,14 +161,18 @@ impl Scripted<Step> {
     ///
     /// When the mock cannot start or the configuration cannot be written.
     pub fn run(self) -> OpenCodeOutcome {
+        self.run_as(&OPENCODE)
+    }
+
+    /// [`run`](Self::run) with `cli` (OpenCode or Kilo Code).
+    pub fn run_as(self, cli: &Cli) -> OpenCodeOutcome {
         let home = tempfile::tempdir().expect("temp HOME");
         let script = self.script.into_iter().map(|step| step.0).collect();
         let mock = MockChat::start(script).expect("start the mock chat-completions API");
-        let config_dir = home.path().join(".config/opencode");
+        let config_dir = home.path().join(".config").join(cli.config.0);
         std::fs::create_dir_all(&config_dir).expect("config dir");
         let (provider, model) = MODEL.split_once('/').expect("provider/model");
         let config = json!({
-            "$schema": "https://opencode.ai/config.json",
             "provider": {provider: {
                 "npm": "@ai-sdk/openai-compatible",
                 "name": "Mock",
@@ -122,8 +183,9 @@ impl Scripted<Step> {
             "autoupdate": false,
             "share": "disabled",
         });
-        std::fs::write(config_dir.join("opencode.json"), config.to_string()).expect("config");
-        let mut cmd = opencode_command(
+        std::fs::write(config_dir.join(cli.config.1), config.to_string()).expect("config");
+        let mut cmd = cli_command(
+            cli,
             &self.program,
             &self.workspace,
             home.path(),
@@ -148,6 +210,19 @@ pub fn opencode_command(
     home: &Path,
     prepend: &[PathBuf],
 ) -> std::process::Command {
+    cli_command(&OPENCODE, program, workspace, home, prepend)
+}
+
+/// `program` (`cli`'s binary, or `intent` run beside it) in `workspace`, offline,
+/// with `home` as HOME and `prepend` in front of PATH.
+pub fn cli_command(
+    cli: &Cli,
+    program: &Path,
+    workspace: &Path,
+    home: &Path,
+    prepend: &[PathBuf],
+) -> std::process::Command {
+    let env = |name: &str| format!("{}_{name}", cli.env);
     let mut cmd = clean_command(program);
     cmd.current_dir(workspace)
         .env("PATH", joined_path(prepend))
@@ -156,10 +231,10 @@ pub fn opencode_command(
         .env("XDG_DATA_HOME", home.join(".local/share"))
         .env("XDG_CACHE_HOME", home.join(".cache"))
         .env("XDG_STATE_HOME", home.join(".local/state"))
-        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
-        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
-        .env("OPENCODE_DISABLE_SHARE", "1")
-        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1");
+        .env(env("DISABLE_MODELS_FETCH"), "1")
+        .env(env("DISABLE_AUTOUPDATE"), "1")
+        .env(env("DISABLE_SHARE"), "1")
+        .env(env("DISABLE_LSP_DOWNLOAD"), "1");
     cmd
 }
 

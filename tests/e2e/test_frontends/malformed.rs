@@ -51,7 +51,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         let session_key = match *fe {
             "cline" => "taskId",
             "copilot" => "sessionId",
-            "opencode" => "sessionID",
+            "opencode" | "kilo-code" => "sessionID",
             "windsurf" => "trajectory_id",
             _ => "session_id",
         };
@@ -60,7 +60,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
             fe: &str,
             payload: &'a mut Value,
         ) -> &'a mut serde_json::Map<String, Value> {
-            let payload = if fe == "opencode" {
+            let payload = if matches!(fe, "opencode" | "kilo-code") {
                 &mut payload["input"]
             } else {
                 payload
@@ -96,7 +96,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
         match *fe {
             "cline" => unknown["preToolUse"]["toolName"] = json!("frobnicate"),
             "copilot" => unknown["toolName"] = json!("frobnicate"),
-            "opencode" => unknown["input"]["tool"] = json!("frobnicate"),
+            "opencode" | "kilo-code" => unknown["input"]["tool"] = json!("frobnicate"),
             // Cascade's actions are its events; an unknown tool is another server's.
             "windsurf" => {
                 unknown["agent_action_name"] = json!("pre_mcp_tool_use");

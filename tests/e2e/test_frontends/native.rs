@@ -42,7 +42,9 @@ impl Native<'_> {
                 json!({"path": path, "content": content}),
             ),
             "copilot" => ("create".into(), json!({"path": abs, "file_text": content})),
-            "opencode" => ("write".into(), json!({"filePath": abs, "content": content})),
+            "opencode" | "kilo-code" => {
+                ("write".into(), json!({"filePath": abs, "content": content}))
+            }
             "droid" => (
                 "Create".into(),
                 json!({"file_path": abs, "content": content}),
@@ -71,7 +73,7 @@ impl Native<'_> {
                 "intent-select_active_intent".into(),
                 json!({"intent_id": id}),
             ),
-            "opencode" => (
+            "opencode" | "kilo-code" => (
                 "intent_select_active_intent".into(),
                 json!({"intent_id": id}),
             ),
@@ -172,11 +174,12 @@ impl Native<'_> {
                 }
                 p
             }
-            "opencode" => {
-                // As the plugin hands OpenCode's hook arguments over.
+            "opencode" | "kilo-code" => {
+                // As the plugin hands OpenCode's (or Kilo Code's) hook arguments over,
+                // naming the CLI that loaded it.
                 let call = json!({"tool": tool, "sessionID": session, "callID": format!("{session}-{tool}")});
                 let mut p = json!({"hook": if post {"tool.execute.after"} else {"tool.execute.before"},
-                    "directory": root, "worktree": root, "input": call});
+                    "frontEnd": self.fe, "directory": root, "worktree": root, "input": call});
                 if post {
                     p["input"]["args"] = input.clone();
                     p["output"] = json!({"title": "", "metadata": {}, "output": "done"});

@@ -63,6 +63,8 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         "qwen-code",
         "--agent",
         "opencode",
+        "--agent",
+        "kilo-code",
     ];
     let out = ws.run(&args, None);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -83,6 +85,7 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
         ".github/hooks/intent.json",
         ".qwen/settings.json",
         ".opencode/plugin/intent-ledger.js",
+        ".kilo/plugins/intent-ledger.js",
     ] {
         assert!(written.contains(&file), "{file} not in {written:?}");
     }
@@ -171,20 +174,28 @@ fn init_agent_wires_each_front_end_idempotently_and_keeps_other_settings() {
     assert!(qwen_cmd.ends_with("hook qwen-code"), "{qwen_cmd}");
     let reply = run_configured(&ws, &qwen_cmd, &pre_write(&ws, "qwen-code", "x"));
     assert!(refused("qwen-code", &reply), "{reply}");
-    // OpenCode: the plugin runs `<COMMAND> hook opencode` through sh.
-    let plugin =
-        std::fs::read_to_string(ws.root().join(".opencode/plugin/intent-ledger.js")).unwrap();
-    let command: String = plugin
-        .lines()
-        .find_map(|l| l.strip_prefix("const COMMAND = "))
-        .and_then(|c| serde_json::from_str(c.trim_end_matches(';')).ok())
-        .expect("the plugin names its command");
-    let reply = run_configured(
-        &ws,
-        &format!("exec {command} hook opencode"),
-        &pre_write(&ws, "opencode", "x"),
-    );
-    assert!(refused("opencode", &reply), "{reply}");
+    // OpenCode and Kilo Code: the plugin runs `<COMMAND> hook <front-end>` through sh.
+    for (fe, file) in [
+        ("opencode", ".opencode/plugin/intent-ledger.js"),
+        ("kilo-code", ".kilo/plugins/intent-ledger.js"),
+    ] {
+        let plugin = std::fs::read_to_string(ws.root().join(file)).unwrap();
+        let command: String = plugin
+            .lines()
+            .find_map(|l| l.strip_prefix("const COMMAND = "))
+            .and_then(|c| serde_json::from_str(c.trim_end_matches(';')).ok())
+            .expect("the plugin names its command");
+        assert!(
+            plugin.contains(&format!("const FRONT_END = \"{fe}\";")),
+            "{file}"
+        );
+        let reply = run_configured(
+            &ws,
+            &format!("exec {command} hook {fe}"),
+            &pre_write(&ws, fe, "x"),
+        );
+        assert!(refused(fe, &reply), "{fe}: {reply}");
+    }
 }
 
 #[test]

@@ -22,6 +22,8 @@ pub(super) enum Fe {
     Copilot,
     QwenCode,
     OpenCode,
+    /// Kilo Code: OpenCode's plugin payloads, its own tool table.
+    KiloCode,
     Droid,
     /// Windsurf's Cascade: refusals are exit 2 with the reason on stderr.
     Windsurf,
@@ -31,7 +33,7 @@ pub(super) enum Fe {
     Example,
 }
 
-pub(super) const FRONT_ENDS: [Fe; 13] = [
+pub(super) const FRONT_ENDS: [Fe; 14] = [
     Fe::ClaudeCode,
     Fe::Codex,
     Fe::Gemini,
@@ -41,6 +43,7 @@ pub(super) const FRONT_ENDS: [Fe; 13] = [
     Fe::Copilot,
     Fe::QwenCode,
     Fe::OpenCode,
+    Fe::KiloCode,
     Fe::Droid,
     Fe::Windsurf,
     Fe::Generic,
@@ -58,6 +61,7 @@ impl Fe {
             Fe::Copilot => "copilot",
             Fe::QwenCode => "qwen-code",
             Fe::OpenCode => "opencode",
+            Fe::KiloCode => "kilo-code",
             Fe::Droid => "droid",
             Fe::Windsurf => "windsurf",
             Fe::Generic => "generic",
@@ -191,20 +195,20 @@ impl Fe {
                 format!("{server}-{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
-            (Fe::OpenCode, Call::Shell(cmd)) => (
+            (Fe::OpenCode | Fe::KiloCode, Call::Shell(cmd)) => (
                 "bash".into(),
                 json!({"command": fill(cmd), "description": "suite"}),
             ),
-            (Fe::OpenCode, Call::Write(path)) => (
+            (Fe::OpenCode | Fe::KiloCode, Call::Write(path)) => (
                 "write".into(),
                 json!({"filePath": abs(path), "content": "x\n"}),
             ),
-            (Fe::OpenCode, Call::Edit(path)) => (
+            (Fe::OpenCode | Fe::KiloCode, Call::Edit(path)) => (
                 "edit".into(),
                 json!({"filePath": abs(path), "oldString": "a", "newString": "b"}),
             ),
             // OpenCode names an MCP tool `<server>_<tool>`.
-            (Fe::OpenCode, Call::Mcp(server, tool, args)) => (
+            (Fe::OpenCode | Fe::KiloCode, Call::Mcp(server, tool, args)) => (
                 format!("{server}_{tool}"),
                 serde_json::from_str(&fill(args)).expect("case arguments are JSON"),
             ),
@@ -299,10 +303,12 @@ impl Fe {
             Fe::Copilot => json!({"sessionId": SESSION, "timestamp": 1795617496091u64,
                 "cwd": root_text, "toolName": tool, "toolArgs": input}),
             // As the plugin hands `tool.execute.before` over.
-            Fe::OpenCode => json!({"hook": "tool.execute.before", "directory": root_text,
+            Fe::OpenCode | Fe::KiloCode => {
+                json!({"hook": "tool.execute.before", "directory": root_text,
                 "worktree": root_text, "model": "mock/mock-coder",
                 "input": {"tool": tool, "sessionID": SESSION, "callID": format!("call_suite_{n}")},
-                "output": {"args": input}}),
+                "output": {"args": input}})
+            }
             Fe::Example => json!({"hook": "before_tool", "session": SESSION,
                 "workdir": root_text, "model": "vendor/example-1",
                 "call": {"id": format!("example_suite_{n}"), "tool": tool, "args": input}}),

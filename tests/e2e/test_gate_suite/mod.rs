@@ -80,7 +80,9 @@ fn every_front_end_meets_the_gate_spec() {
             // them with `-` (server names hold `-` too), OpenCode with `_` (tool
             // names hold `_` too): the policy's `mcp__fs__read_file` cannot be
             // matched there.
-            if config.has_policy() && matches!(fe, Fe::Cursor | Fe::Copilot | Fe::OpenCode) {
+            if config.has_policy()
+                && matches!(fe, Fe::Cursor | Fe::Copilot | Fe::OpenCode | Fe::KiloCode)
+            {
                 continue;
             }
             let list = if config.has_policy() {
@@ -263,7 +265,13 @@ fn adapter_output_is_parsed(fe: Fe) {
     }
     if matches!(
         fe,
-        Fe::Cursor | Fe::Cline | Fe::ClineCli | Fe::OpenCode | Fe::Generic | Fe::Example
+        Fe::Cursor
+            | Fe::Cline
+            | Fe::ClineCli
+            | Fe::OpenCode
+            | Fe::KiloCode
+            | Fe::Generic
+            | Fe::Example
     ) {
         // These formats must say allow explicitly.
         assert!(fe.parse(&json!({})).is_err(), "{}", fe.arg());
@@ -313,6 +321,11 @@ fn qwen_code_replies_are_parsed() {
 #[test]
 fn opencode_replies_are_parsed() {
     adapter_output_is_parsed(Fe::OpenCode);
+}
+
+#[test]
+fn kilo_code_replies_are_parsed() {
+    adapter_output_is_parsed(Fe::KiloCode);
 }
 
 #[test]

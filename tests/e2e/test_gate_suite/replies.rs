@@ -152,7 +152,7 @@ impl Fe {
                 None => Err(format!("no boolean `cancel`: {reply}")),
             },
             // The plugin throws unless the action is `allow`.
-            Fe::OpenCode => match obj.get("action").and_then(Value::as_str) {
+            Fe::OpenCode | Fe::KiloCode => match obj.get("action").and_then(Value::as_str) {
                 Some("allow") => Ok(allow()),
                 Some("deny") => {
                     let text = text_of(obj.get("message"));

@@ -15,6 +15,7 @@ pub(crate) mod droid;
 pub(crate) mod fields;
 pub(crate) mod gemini;
 pub(crate) mod generic;
+pub mod kilo_code;
 pub mod opencode;
 pub(crate) mod patch;
 pub(crate) mod qwen;
@@ -120,7 +121,8 @@ pub fn adapter(front_end: FrontEnd) -> &'static dyn Adapter {
         FrontEnd::Cursor => &cursor::Cursor,
         FrontEnd::Copilot => &copilot::Copilot,
         FrontEnd::QwenCode => &qwen::Qwen,
-        FrontEnd::OpenCode => &opencode::OpenCode,
+        FrontEnd::OpenCode => &opencode::OPENCODE,
+        FrontEnd::KiloCode => &kilo_code::KILO_CODE,
         FrontEnd::Droid => &droid::Droid,
         FrontEnd::Windsurf => &windsurf::Windsurf,
         // An external adapter's process hands over the generic event.
@@ -159,7 +161,12 @@ pub fn detect(payload: &Value) -> FrontEnd {
     } else if droid::droid_transcript(payload) {
         FrontEnd::Droid
     } else if opencode_hook {
-        FrontEnd::OpenCode
+        // The plugin also runs in Kilo Code, whose payloads are OpenCode's; it
+        // names the CLI that loaded it.
+        match payload.get("frontEnd").and_then(Value::as_str) {
+            Some("kilo-code") => FrontEnd::KiloCode,
+            _ => FrontEnd::OpenCode,
+        }
     } else if has("toolArgs") || has("toolResult") || has(copilot::EVENT_FIELD) || has("sessionId")
     {
         FrontEnd::Copilot

@@ -25,13 +25,17 @@
 //! "args"?, "context"?}` lets the call run, with `args` replacing its arguments (a
 //! command to run confined) and `context` appended to the tool's output after it
 //! ran.
+//!
+//! Kilo Code's CLI, an OpenCode fork, loads the same plugin from `.kilo/plugins/`
+//! and hands over the same payloads: [`OpenCodeFamily`] is the adapter of both,
+//! with each one's tools (`super::kilo_code`).
 
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
 use super::fields::{command_dir, required, string, synthetic_use_id, type_name};
-use super::tools::{build_call, classify, ToolTable};
+use super::tools::{build_call, classify, Classified, ToolTable};
 use super::{Adapter, PayloadError, HANDSHAKE_TOOLS, MCP_SERVER, QUERY_TOOLS};
 use crate::engine::{FrontEnd, HookEvent, Phase, Reply, ToolCall};
 
@@ -81,12 +85,30 @@ pub const TOOLS: ToolTable = ToolTable {
     native_handshake: false,
 };
 
-/// The OpenCode adapter.
-pub struct OpenCode;
+/// The adapter of a CLI that runs the plugin `opencode_plugin.js`: OpenCode, or a
+/// fork speaking the same plugin API; only the tools differ.
+pub struct OpenCodeFamily {
+    /// The front-end.
+    pub front_end: FrontEnd,
+    /// Its name in messages (`OpenCode hook input has no …`).
+    pub name: &'static str,
+    /// What names an event it does not handle (`unsupported OpenCode hook …`).
+    pub hook: &'static str,
+    /// Its tools, classified for the gate.
+    pub classify: fn(&str, &Value) -> Result<Classified, PayloadError>,
+}
 
-impl Adapter for OpenCode {
+/// The OpenCode adapter.
+pub const OPENCODE: OpenCodeFamily = OpenCodeFamily {
+    front_end: FrontEnd::OpenCode,
+    name: "OpenCode",
+    hook: "OpenCode hook",
+    classify: |name, args| classify(&TOOLS, name, args),
+};
+
+impl Adapter for OpenCodeFamily {
     fn front_end(&self) -> FrontEnd {
-        FrontEnd::OpenCode
+        self.front_end
     }
 
     fn event_name(&self, payload: &Value) -> String {
@@ -106,13 +128,14 @@ impl Adapter for OpenCode {
             "session.idle" => Phase::Stop,
             other => {
                 return Err(PayloadError::UnsupportedEvent {
-                    field: "OpenCode hook",
+                    field: self.hook,
                     name: other.to_string(),
                     handled: format!(" (intent handles {})", EVENTS.join(", ")),
                 })
             }
         };
         let input = payload.get("input").cloned().unwrap_or(Value::Null);
+        let what = format!("{} hook input", self.name);
         let properties = &payload["event"]["properties"];
         // The plugin names the root session of a subagent's (`task`) child session:
         // the subagent works under its session's intent.
@@ -125,7 +148,7 @@ impl Adapter for OpenCode {
             (None, Some(session)) => session.to_string(),
             (None, None) => match properties["info"]["id"].as_str() {
                 Some(id) => id.to_string(),
-                None => required(&input, "sessionID", "OpenCode hook input")?,
+                None => required(&input, "sessionID", &what)?,
             },
         };
         // `chat.message` names the model in its input (per the plugin API) or, as
@@ -144,7 +167,7 @@ impl Adapter for OpenCode {
             .or(string(payload, "worktree")?)
             .map(PathBuf::from);
         let tool = match phase {
-            Phase::PreTool | Phase::PostTool => Some(tool_call(payload, &input, &session)?),
+            Phase::PreTool | Phase::PostTool => Some(self.tool_call(payload, &input, &session)?),
             _ => None,
         };
         if let Some(ToolCall {
@@ -162,7 +185,7 @@ impl Adapter for OpenCode {
             .is_some_and(|r| r.failed);
         let prompt = (phase == Phase::PromptSubmit).then(|| prompt_text(&payload["output"]));
         Ok(HookEvent {
-            front_end: FrontEnd::OpenCode,
+            front_end: self.front_end,
             phase: if failed {
                 Phase::PostToolFailure
             } else {
@@ -242,57 +265,65 @@ fn prompt_text(output: &Value) -> Option<String> {
     (!text.is_empty()).then(|| text.join("\n"))
 }
 
-/// `input.tool` with `output.args` (before) or `input.args` (after) → a tool call.
-fn tool_call(payload: &Value, input: &Value, session: &str) -> Result<ToolCall, PayloadError> {
-    let mut name = required(input, "tool", "OpenCode hook input")?;
-    // Our MCP tools reach OpenCode as `intent_<tool>`: the canonical name, so that
-    // they are the handshake and query tools they are.
-    if let Some(own) = name.strip_prefix(&format!("{MCP_SERVER}_")) {
-        if HANDSHAKE_TOOLS.contains(&own) || QUERY_TOOLS.contains(&own) {
-            name = format!("mcp__{MCP_SERVER}__{own}");
+impl OpenCodeFamily {
+    /// `input.tool` with `output.args` (before) or `input.args` (after) → a tool call.
+    fn tool_call(
+        &self,
+        payload: &Value,
+        input: &Value,
+        session: &str,
+    ) -> Result<ToolCall, PayloadError> {
+        let mut name = required(input, "tool", &format!("{} hook input", self.name))?;
+        // Our MCP tools reach OpenCode as `intent_<tool>`: the canonical name, so that
+        // they are the handshake and query tools they are.
+        if let Some(own) = name.strip_prefix(&format!("{MCP_SERVER}_")) {
+            if HANDSHAKE_TOOLS.contains(&own) || QUERY_TOOLS.contains(&own) {
+                name = format!("mcp__{MCP_SERVER}__{own}");
+            }
         }
+        let output = &payload["output"];
+        let args = match (output.get("args"), input.get("args")) {
+            (Some(args), _) | (None, Some(args)) => args.clone(),
+            (None, None) => Value::Null,
+        };
+        let args = match args {
+            Value::Object(_) => args,
+            Value::Null => json!({}),
+            other => {
+                return Err(PayloadError::WrongType {
+                    field: "args".to_string(),
+                    expected: "be an object",
+                    found: type_name(&other),
+                })
+            }
+        };
+        let classified = (self.classify)(&name, &args)?;
+        let after = output.get("title").is_some()
+            || output.get("metadata").is_some()
+            || output.get("output").is_some()
+            || payload[HOOK_FIELD] == "tool.execute.after";
+        let response = after.then(|| {
+            let text = output["output"].as_str().unwrap_or_default().to_string();
+            // `bash` reports the command's exit status; a command that failed is a
+            // failure to learn from.
+            let exit = output["metadata"]["exit"].as_i64();
+            let failed =
+                exit.is_some_and(|code| code != 0) || output["metadata"]["error"].is_string();
+            let mut out = json!({"content": text, "is_error": failed});
+            if failed {
+                out["error"] = json!(match exit {
+                    Some(code) if code != 0 => format!("exit code {code}: {text}"),
+                    _ => text,
+                });
+            }
+            out
+        });
+        let use_id = match string(input, "callID")? {
+            Some(id) => id,
+            None => synthetic_use_id(self.front_end.as_str(), session, &name, &args),
+        };
+        Ok(build_call(classified, args, Some(use_id), response))
     }
-    let output = &payload["output"];
-    let args = match (output.get("args"), input.get("args")) {
-        (Some(args), _) | (None, Some(args)) => args.clone(),
-        (None, None) => Value::Null,
-    };
-    let args = match args {
-        Value::Object(_) => args,
-        Value::Null => json!({}),
-        other => {
-            return Err(PayloadError::WrongType {
-                field: "args".to_string(),
-                expected: "be an object",
-                found: type_name(&other),
-            })
-        }
-    };
-    let classified = classify(&TOOLS, &name, &args)?;
-    let after = output.get("title").is_some()
-        || output.get("metadata").is_some()
-        || output.get("output").is_some()
-        || payload[HOOK_FIELD] == "tool.execute.after";
-    let response = after.then(|| {
-        let text = output["output"].as_str().unwrap_or_default().to_string();
-        // `bash` reports the command's exit status; a command that failed is a
-        // failure to learn from.
-        let exit = output["metadata"]["exit"].as_i64();
-        let failed = exit.is_some_and(|code| code != 0) || output["metadata"]["error"].is_string();
-        let mut out = json!({"content": text, "is_error": failed});
-        if failed {
-            out["error"] = json!(match exit {
-                Some(code) if code != 0 => format!("exit code {code}: {text}"),
-                _ => text,
-            });
-        }
-        out
-    });
-    let use_id = match string(input, "callID")? {
-        Some(id) => id,
-        None => synthetic_use_id("opencode", session, &name, &args),
-    };
-    Ok(build_call(classified, args, Some(use_id), response))
 }
 
 #[cfg(test)]
@@ -310,7 +341,7 @@ mod tests {
     #[test]
     fn tools_map_to_actions() {
         let action = |tool: &str, args: Value| {
-            OpenCode
+            OPENCODE
                 .parse(&before(tool, args))
                 .unwrap()
                 .tool
@@ -338,7 +369,7 @@ mod tests {
             action("intent_why", json!({"path": "a.ts", "line": 1})),
             Action::Read { .. }
         ));
-        let select = OpenCode
+        let select = OPENCODE
             .parse(&before(
                 "intent_select_active_intent",
                 json!({"intent_id": "INT-001"}),
@@ -352,7 +383,7 @@ mod tests {
             action("github_create_file", json!({"path": "x"})),
             Action::Other { .. }
         ));
-        assert!(OpenCode.parse(&before("write", json!({}))).is_err());
+        assert!(OPENCODE.parse(&before("write", json!({}))).is_err());
     }
 
     #[test]
@@ -362,7 +393,7 @@ mod tests {
                 "args": {"command": "make", "workdir": "sub"}},
             "output": {"title": "make", "output": "boom\n",
                 "metadata": {"output": "boom\n", "exit": 2, "truncated": false}}});
-        let event = OpenCode.parse(&after).unwrap();
+        let event = OPENCODE.parse(&after).unwrap();
         assert_eq!(event.phase, Phase::PostToolFailure);
         assert_eq!(event.cwd, Some(PathBuf::from("/w/sub")));
         let response = event.tool.unwrap().response.unwrap();
@@ -376,24 +407,24 @@ mod tests {
             "output": {"message": {}, "parts": [
                 {"type": "text", "text": "/intent INT-001\ndo it"},
                 {"type": "text", "text": "ignored", "synthetic": true}]}});
-        let event = OpenCode.parse(&prompt).unwrap();
+        let event = OPENCODE.parse(&prompt).unwrap();
         assert_eq!(event.phase, Phase::PromptSubmit);
         assert_eq!(event.prompt.as_deref(), Some("/intent INT-001\ndo it"));
         assert_eq!(event.model.as_deref(), Some("mock/m"));
         let start = json!({"hook": "event", "directory": "/w", "event": {
             "type": "session.created", "properties": {"sessionID": "ses_2", "info": {"id": "ses_2"}}}});
-        assert_eq!(OpenCode.event_name(&start), "session.created");
-        let event = OpenCode.parse(&start).unwrap();
+        assert_eq!(OPENCODE.event_name(&start), "session.created");
+        let event = OPENCODE.parse(&start).unwrap();
         assert_eq!(
             (event.phase, event.session.as_str()),
             (Phase::SessionStart, "ses_2")
         );
         let other = json!({"hook": "event", "event": {"type": "session.diff", "properties": {}}});
         assert!(matches!(
-            OpenCode.parse(&other),
+            OPENCODE.parse(&other),
             Err(PayloadError::UnsupportedEvent { .. })
         ));
-        assert!(OpenCode.parse(&json!({})).is_err());
+        assert!(OPENCODE.parse(&json!({})).is_err());
     }
 
     #[test]
@@ -409,12 +440,12 @@ mod tests {
     #[test]
     fn refusals_throw_only_before_a_tool() {
         assert_eq!(
-            OpenCode.fail_closed("tool.execute.before", "x")["action"],
+            OPENCODE.fail_closed("tool.execute.before", "x")["action"],
             "deny"
         );
-        assert_eq!(OpenCode.fail_closed("", "x")["action"], "deny");
+        assert_eq!(OPENCODE.fail_closed("", "x")["action"], "deny");
         assert_eq!(
-            OpenCode.fail_closed("tool.execute.after", "x")["action"],
+            OPENCODE.fail_closed("tool.execute.after", "x")["action"],
             "allow"
         );
         let reply = Reply {
@@ -422,7 +453,7 @@ mod tests {
             ..Reply::default()
         };
         assert_eq!(
-            OpenCode.render("tool.execute.after", &reply),
+            OPENCODE.render("tool.execute.after", &reply),
             json!({"action": "allow", "context": "a lesson"})
         );
     }

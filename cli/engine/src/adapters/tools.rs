@@ -27,6 +27,18 @@ pub struct ToolTable {
     pub native_handshake: bool,
 }
 
+impl ToolTable {
+    /// Whether the table names `tool` (a fork's table may hold only the tools it
+    /// adds, and defer the rest to its parent's).
+    pub fn knows(&self, tool: &str) -> bool {
+        let names = self.writes.iter().map(|(t, _)| t);
+        let names = names.chain(self.patches.iter().map(|(t, _)| t));
+        let names = names.chain(self.shells.iter().map(|(t, _)| t));
+        let mut names = names.chain(self.reads.iter().map(|(t, _)| t));
+        names.any(|t| *t == tool)
+    }
+}
+
 /// What a tool call is, for the gate.
 pub struct Classified {
     /// The action.

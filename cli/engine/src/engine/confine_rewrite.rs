@@ -57,8 +57,9 @@ impl FrontEnd {
             (FrontEnd::Cursor, "Shell") => Some(Line("command")),
             // Qwen Code 0.24.4's `PreToolUse` takes no `updatedInput` (only its
             // `PermissionRequest` hook does, when Qwen itself would ask): none.
-            // The plugin puts the new arguments in place of `output.args` (1.18.33).
-            (FrontEnd::OpenCode, "bash") => Some(Line("command")),
+            // The plugin puts the new arguments in place of `output.args` (OpenCode
+            // 1.18.33, Kilo Code 7.7.7).
+            (FrontEnd::OpenCode | FrontEnd::KiloCode, "bash") => Some(Line("command")),
             // An external adapter that declared it can hand its agent a new input:
             // the generic event's shell tool (docs/frontends/external.md).
             (FrontEnd::External(external), "execute_command") if external.can_rewrite_input => {

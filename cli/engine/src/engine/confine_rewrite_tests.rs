@@ -100,6 +100,7 @@ fn each_front_end_rewrites_its_own_field_and_keeps_the_rest() {
             "command",
         ),
         (FrontEnd::Droid, "Execute", "command"),
+        (FrontEnd::KiloCode, "bash", "command"),
     ] {
         let input = json!({key: command, "description": "build", "cwd": "/w/shop/src"});
         let new = rewritten(front_end, tool, command, input);

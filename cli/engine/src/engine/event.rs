@@ -31,6 +31,9 @@ pub enum FrontEnd {
     Droid,
     /// Windsurf's Cascade (`.windsurf/hooks.json`, its own format).
     Windsurf,
+    /// Kilo Code's CLI, an OpenCode fork (`.kilo/plugins/intent-ledger.js`, the same
+    /// plugin as OpenCode's).
+    KiloCode,
     /// The seeds' Roo Code fork, or anything sending the plain JSON event.
     Generic,
     /// An external adapter, `intent-adapter-<name>` on `PATH`, that turns its agent's
@@ -58,7 +61,7 @@ pub struct ExternalFrontEnd {
 
 impl FrontEnd {
     /// Every front-end, in the order the CLI lists them.
-    pub const ALL: [FrontEnd; 11] = [
+    pub const ALL: [FrontEnd; 12] = [
         FrontEnd::ClaudeCode,
         FrontEnd::Codex,
         FrontEnd::Gemini,
@@ -69,6 +72,7 @@ impl FrontEnd {
         FrontEnd::OpenCode,
         FrontEnd::Droid,
         FrontEnd::Windsurf,
+        FrontEnd::KiloCode,
         FrontEnd::Generic,
     ];
 
@@ -85,6 +89,7 @@ impl FrontEnd {
             FrontEnd::OpenCode => "opencode",
             FrontEnd::Droid => "droid",
             FrontEnd::Windsurf => "windsurf",
+            FrontEnd::KiloCode => "kilo-code",
             FrontEnd::Generic => "generic",
             FrontEnd::External(external) => external.name,
         }

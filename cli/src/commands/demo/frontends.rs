@@ -1,9 +1,9 @@
 //! The demo's front-end tour: one small session replayed through Codex's, Gemini
-//! CLI's, GitHub Copilot CLI's, Qwen Code's, OpenCode's, Factory Droid's and
-//! Windsurf's native hook payloads (`intent hook codex`, `intent hook gemini`,
-//! `intent hook copilot --event …`, `intent hook qwen-code`, what OpenCode's plugin
-//! sends `intent hook opencode`, `intent hook droid`, `intent hook windsurf`), each
-//! into a workspace of its own; the ledgers come out the same.
+//! CLI's, GitHub Copilot CLI's, Qwen Code's, OpenCode's, Kilo Code's, Factory Droid's
+//! and Windsurf's native hook payloads (`intent hook codex`, `intent hook gemini`,
+//! `intent hook copilot --event …`, `intent hook qwen-code`, what the plugin sends
+//! `intent hook opencode` and `intent hook kilo-code`, `intent hook droid`, `intent
+//! hook windsurf`), each into a workspace of its own; the ledgers come out the same.
 
 use std::io::Write;
 use std::path::Path;
@@ -25,6 +25,7 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
         "opencode",
         "droid",
         "windsurf",
+        "kilo-code",
     ] {
         let ws = super::side_dir(root, fe);
         let _ = std::fs::remove_dir_all(&ws);
@@ -51,6 +52,7 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
                 "opencode" => ".opencode/plugin/intent-ledger.js",
                 "droid" => ".factory/hooks.json, .factory/mcp.json",
                 "windsurf" => ".windsurf/hooks.json",
+                "kilo-code" => ".kilo/plugins/intent-ledger.js",
                 _ => ".github/hooks/intent.json",
             }
         ));
@@ -105,12 +107,14 @@ impl Session<'_> {
                 p["tool_response"] = json!("Exit code: 0\nOutput:\nSuccess.");
             }
             p
-        } else if self.fe == "opencode" {
-            // What the plugin hands over: OpenCode's hook arguments.
+        } else if matches!(self.fe, "opencode" | "kilo-code") {
+            // What the plugin hands over: OpenCode's hook arguments (Kilo Code's are
+            // the same), naming the CLI that loaded it.
             let call =
                 json!({"tool": tool, "sessionID": "ses_demo", "callID": format!("call_{tool}")});
             let mut p = json!({"hook": if post {"tool.execute.after"} else {"tool.execute.before"},
-                "directory": ws, "worktree": ws, "model": "anthropic/claude-sonnet-4-5", "input": call});
+                "frontEnd": self.fe, "directory": ws, "worktree": ws,
+                "model": "anthropic/claude-sonnet-4-5", "input": call});
             if post {
                 p["input"]["args"] = input.clone();
                 p["output"] =
@@ -218,7 +222,7 @@ impl Session<'_> {
                 ("apply_patch", json!({"command": patch}))
             }
             "copilot" => ("create", json!({"path": path, "file_text": content})),
-            "opencode" => ("write", json!({"filePath": path, "content": content})),
+            "opencode" | "kilo-code" => ("write", json!({"filePath": path, "content": content})),
             "droid" => ("Create", json!({"file_path": path, "content": content})),
             "windsurf" => (
                 "write_code",
@@ -265,7 +269,7 @@ impl Session<'_> {
             "codex" => "mcp__intent__select_active_intent",
             "copilot" => "intent-select_active_intent",
             "qwen-code" => "mcp__intent__select_active_intent",
-            "opencode" => "intent_select_active_intent",
+            "opencode" | "kilo-code" => "intent_select_active_intent",
             "droid" => "intent___select_active_intent",
             _ => "select_active_intent",
         };
