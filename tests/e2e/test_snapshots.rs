@@ -22,6 +22,9 @@ fn settings(ws: &TestWorkspace) -> insta::Settings {
     for path in [root, raw] {
         settings.add_filter(&regex_escape(&path), "[WS]");
     }
+    // The suite's PATH carries the example external adapter from this checkout.
+    let example = crate::common::example_adapter_dir();
+    settings.add_filter(&regex_escape(&example.display().to_string()), "[EXAMPLE]");
     settings.add_filter(
         r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?",
         "[TIME]",
