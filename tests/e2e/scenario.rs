@@ -139,3 +139,23 @@ pub fn denials(events: &[Event]) -> Vec<Event> {
         .filter(|e| e.data["decision"] == "deny")
         .collect()
 }
+
+/// Panics unless `reason` refuses the write of `docs/x.md` as outside INT-001's
+/// `src/**`, and the file does not exist.
+pub fn assert_out_of_scope_refused(ws: &TestWorkspace, reason: &Value) {
+    assert_eq!(reason["type"], "scope_violation", "{reason}");
+    assert_eq!(reason["attempted_path"], "docs/x.md", "{reason}");
+    assert_eq!(reason["allowed_scope"], serde_json::json!(["src/**"]));
+    assert!(
+        !ws.root().join("docs/x.md").exists(),
+        "the refused write ran"
+    );
+}
+
+/// Panics unless `reason` is the policy's refusal of `rm -rf .`, and the workspace
+/// (its `src/a.ts` and the ledger) is still there.
+pub fn assert_workspace_delete_refused(ws: &TestWorkspace, reason: &Value) {
+    assert_eq!(reason["type"], "policy_block", "{reason}");
+    assert!(ws.root().join("src/a.ts").exists());
+    assert!(ws.ledger().exists());
+}

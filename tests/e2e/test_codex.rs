@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::codex::{require_codex, CodexOutcome, CodexRun, Step};
 use crate::common::{intent_bin, TestWorkspace};
 use crate::scenario::{
-    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
-    wired_workspace,
+    assert_context_reached, assert_intact, assert_out_of_scope_refused,
+    assert_workspace_delete_refused, events_of, reason_json, selected_session, wired_workspace,
 };
 
 fn codex(ws: &TestWorkspace, bin: &Path) -> CodexRun {
@@ -115,24 +115,15 @@ fn codex_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     assert_eq!(trace.session.as_deref(), Some(session.as_str()));
 
     // Out of scope: denied, with the scope the intent allows.
-    let reason = blocked(&out, 1);
-    assert_eq!(reason["type"], "scope_violation", "{reason}");
-    assert_eq!(reason["attempted_path"], "docs/x.md");
-    assert_eq!(reason["allowed_scope"], serde_json::json!(["src/**"]));
-    assert!(
-        !ws.root().join("docs/x.md").exists(),
-        "the denied patch ran"
-    );
+    assert_out_of_scope_refused(&ws, &blocked(&out, 1));
 
     // Deleting the workspace is refused even under an intent.
     let reason = blocked(&out, 2);
-    assert_eq!(reason["type"], "policy_block", "{reason}");
+    assert_workspace_delete_refused(&ws, &reason);
     assert!(
         reason["message"].as_str().unwrap().contains("rm -r"),
         "{reason}"
     );
-    assert!(ws.root().join("src/a.ts").exists());
-    assert!(ws.root().join(".orchestration/agent_trace.jsonl").exists());
 
     let denied: Vec<_> = events_of(&ws, "tool.pre")
         .into_iter()

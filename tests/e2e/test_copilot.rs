@@ -7,13 +7,14 @@
 
 use std::path::Path;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::common::{intent_bin, TestWorkspace};
 use crate::copilot::{require_copilot, CopilotOutcome, CopilotRun, Step};
 use crate::scenario::{
-    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
-    tool_failure_lesson, wired_workspace, WriteThenEdit,
+    assert_context_reached, assert_intact, assert_out_of_scope_refused,
+    assert_workspace_delete_refused, events_of, reason_json, selected_session, tool_failure_lesson,
+    wired_workspace, WriteThenEdit,
 };
 
 fn copilot(ws: &TestWorkspace, bin: &Path) -> CopilotRun {
@@ -115,20 +116,11 @@ fn copilot_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     .assert_traced(&events);
 
     // Out of scope: denied, with the scope the intent allows.
-    let reason = denied(&out, 2);
-    assert_eq!(reason["type"], "scope_violation", "{reason}");
-    assert_eq!(reason["attempted_path"], "docs/x.md");
-    assert_eq!(reason["allowed_scope"], json!(["src/**"]));
-    assert!(
-        !ws.root().join("docs/x.md").exists(),
-        "the denied create ran"
-    );
+    assert_out_of_scope_refused(&ws, &denied(&out, 2));
 
     // Deleting the workspace is refused even under an intent.
     let reason = denied(&out, 3);
-    assert_eq!(reason["type"], "policy_block", "{reason}");
-    assert!(ws.root().join("src/a.ts").exists());
-    assert!(ws.ledger().exists());
+    assert_workspace_delete_refused(&ws, &reason);
     assert_intact(&ws);
 }
 

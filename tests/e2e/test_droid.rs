@@ -11,13 +11,14 @@
 use std::path::Path;
 
 use intent_ledger::Event;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::common::{intent_bin, TestWorkspace};
 use crate::droid::{require_droid, DroidOutcome, DroidRun, Step};
 use crate::scenario::{
-    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
-    wired_workspace, WriteThenEdit,
+    assert_context_reached, assert_intact, assert_out_of_scope_refused,
+    assert_workspace_delete_refused, events_of, reason_json, selected_session, wired_workspace,
+    WriteThenEdit,
 };
 
 fn droid(ws: &TestWorkspace, cli: &Path) -> DroidRun {
@@ -116,20 +117,11 @@ fn droid_after_the_handshake_writes_in_scope_only_and_is_traced() {
     .assert_traced(&events);
 
     // Out of scope: denied, with the scope the intent allows; the run went on.
-    let reason = denied(&out, 3);
-    assert_eq!(reason["type"], "scope_violation", "{reason}");
-    assert_eq!(reason["attempted_path"], "docs/x.md");
-    assert_eq!(reason["allowed_scope"], json!(["src/**"]));
-    assert!(
-        !ws.root().join("docs/x.md").exists(),
-        "the denied write ran"
-    );
+    assert_out_of_scope_refused(&ws, &denied(&out, 3));
 
     // Deleting the workspace is refused even under an intent.
     let reason = denied(&out, 4);
-    assert_eq!(reason["type"], "policy_block", "{reason}");
-    assert!(ws.root().join("src/a.ts").exists());
-    assert!(ws.ledger().exists());
+    assert_workspace_delete_refused(&ws, &reason);
     assert_intact(&ws);
 }
 

@@ -7,13 +7,13 @@
 use std::path::Path;
 
 use intent_gate::bytes_sha256;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::common::{intent_bin, TestWorkspace};
 use crate::gemini::{require_gemini, GeminiOutcome, GeminiRun, Step};
 use crate::scenario::{
-    assert_context_reached, assert_intact, events_of, reason_json, selected_session,
-    wired_workspace,
+    assert_context_reached, assert_intact, assert_out_of_scope_refused,
+    assert_workspace_delete_refused, events_of, reason_json, selected_session, wired_workspace,
 };
 
 fn gemini(ws: &TestWorkspace, bundle: &Path) -> GeminiRun {
@@ -114,23 +114,15 @@ fn gemini_after_the_intent_prompt_writes_in_scope_only_and_is_traced() {
     assert_eq!(trace.session.as_deref(), Some(session.as_str()));
 
     // Out of scope: denied, with the scope the intent allows.
-    let reason = blocked(&out, 1);
-    assert_eq!(reason["type"], "scope_violation", "{reason}");
-    assert_eq!(reason["attempted_path"], "docs/x.md");
-    assert_eq!(reason["allowed_scope"], json!(["src/**"]));
-    assert!(
-        !ws.root().join("docs/x.md").exists(),
-        "the denied write ran"
-    );
+    assert_out_of_scope_refused(&ws, &blocked(&out, 1));
 
     // Deleting the workspace is refused even under an intent.
     let reason = blocked(&out, 2);
-    assert_eq!(reason["type"], "policy_block", "{reason}");
+    assert_workspace_delete_refused(&ws, &reason);
     assert!(
         reason["message"].as_str().unwrap().contains("rm -r"),
         "{reason}"
     );
-    assert!(ws.root().join("src/a.ts").exists());
 
     let denied: Vec<_> = events_of(&ws, "tool.pre")
         .into_iter()
