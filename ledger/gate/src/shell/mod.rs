@@ -37,7 +37,7 @@ use super::command::lexical;
 use words::{ShellScope, Word};
 
 /// A file a command writes (creates, changes, deletes, moves, changes mode of).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct WriteTarget {
     /// Absolute, lexically normalized path (symlinks not yet resolved). May hold
     /// glob characters when the shell would match a pattern.
