@@ -10,7 +10,14 @@ use crate::common::{stderr, TestWorkspace};
 fn without_an_argument_the_front_end_is_recognized_from_the_payload() {
     let ws = TestWorkspace::new();
     std::fs::write(ws.root().join(".orchestration/active_intents.yaml"), SPECS).unwrap();
-    for fe in GATED {
+    // An external adapter is named by the hook command its agent runs; only the
+    // built-in front-ends are recognized from a payload.
+    let built_in: Vec<&str> = GATED
+        .iter()
+        .copied()
+        .filter(|fe| *fe != "example")
+        .collect();
+    for fe in &built_in {
         let out = ws.run(
             &["hook"],
             Some(pre_write(&ws, fe, "x").to_string().as_bytes()),
@@ -24,7 +31,7 @@ fn without_an_argument_the_front_end_is_recognized_from_the_payload() {
         .filter(|e| e.kind == "tool.pre")
         .map(|e| e.data["front_end"].as_str().unwrap())
         .collect();
-    assert_eq!(front_ends, GATED);
+    assert_eq!(front_ends, built_in);
     // Model ids are recorded as provider/model.
     let models: Vec<Value> = events
         .iter()
@@ -53,6 +60,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
             "copilot" => "sessionId",
             "opencode" | "kilo-code" => "sessionID",
             "windsurf" => "trajectory_id",
+            "example" => "session",
             _ => "session_id",
         };
         // OpenCode's session is in the hook's `input`.
@@ -97,6 +105,7 @@ fn bad_payloads_are_refused_in_each_front_ends_own_words() {
             "cline" => unknown["preToolUse"]["toolName"] = json!("frobnicate"),
             "copilot" => unknown["toolName"] = json!("frobnicate"),
             "opencode" | "kilo-code" => unknown["input"]["tool"] = json!("frobnicate"),
+            "example" => unknown["call"]["tool"] = json!("frobnicate"),
             // Cascade's actions are its events; an unknown tool is another server's.
             "windsurf" => {
                 unknown["agent_action_name"] = json!("pre_mcp_tool_use");

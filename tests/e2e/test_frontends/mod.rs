@@ -27,6 +27,9 @@ pub const GATED: &[&str] = &[
     "droid",
     "windsurf",
     "generic",
+    // The example external adapter, `intent-adapter-example` on PATH
+    // (docs/frontends/external.md): a third party's adapter meets the same suite.
+    "example",
 ];
 
 /// Runs one hook through `intent hook <fe>`; returns the reply.
@@ -67,6 +70,7 @@ pub fn refused(fe: &str, reply: &Value) -> bool {
         "opencode" | "kilo-code" => reply["action"] == "deny",
         "droid" => reply["hookSpecificOutput"]["permissionDecision"] == "deny",
         "windsurf" => reply["decision"] == "deny",
+        "example" => reply["verdict"] == "deny",
         other => panic!("{other}"),
     }
 }

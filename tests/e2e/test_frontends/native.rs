@@ -16,6 +16,9 @@ impl Native<'_> {
             "cline" => {
                 json!({"server_name": "intent", "tool_name": "record_lesson", "arguments": json!({"text": text}).to_string()})
             }
+            "example" => {
+                json!({"server": "intent", "tool": "record_lesson", "arguments": {"text": text}})
+            }
             _ => json!({"text": text}),
         };
         (tool.replace("select_active_intent", "record_lesson"), input)
@@ -53,6 +56,7 @@ impl Native<'_> {
                 "write_code".into(),
                 json!({"file_path": abs, "edits": [{"old_string": "", "new_string": content}]}),
             ),
+            "example" => ("write".into(), json!({"file": abs, "text": content})),
             other => panic!("no writes for {other}"),
         }
     }
@@ -80,6 +84,11 @@ impl Native<'_> {
             "droid" => (
                 "intent___select_active_intent".into(),
                 json!({"intent_id": id}),
+            ),
+            // The example external adapter's agent (docs/examples/intent-adapter-example).
+            "example" => (
+                "mcp".into(),
+                json!({"server": "intent", "tool": "select_active_intent", "arguments": {"intent_id": id}}),
             ),
             other => panic!("no select for {other}"),
         }
@@ -200,6 +209,16 @@ impl Native<'_> {
                 p
             }
             "windsurf" => windsurf_event(post, session, tool, input),
+            "example" => {
+                // Through `intent-adapter-example` on PATH, as a third party's adapter.
+                let mut p = json!({"hook": if post {"after_tool"} else {"before_tool"},
+                    "session": session, "workdir": root, "model": "example/model-1",
+                    "call": {"id": format!("{session}-{tool}"), "tool": tool, "args": input}});
+                if post {
+                    p["result"] = json!({"ok": true, "output": "done"});
+                }
+                p
+            }
             other => panic!("no tools for {other}"),
         }
     }
