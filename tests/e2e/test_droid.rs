@@ -5,8 +5,7 @@
 //! are traced with chained hashes; a write outside the scope is denied (the model
 //! reads the reason and the run goes on); a command's out-of-scope change reaches
 //! the model after the fact. A failing command fires no hook after it in Droid
-//! 0.225.2, so it leaves no lesson: that is asserted, so a Droid that starts
-//! reporting failures is noticed.
+//! 0.225.2: at Stop it is read back from Droid's transcript and leaves its lesson.
 
 use std::path::Path;
 
@@ -17,8 +16,8 @@ use crate::common::{intent_bin, TestWorkspace};
 use crate::droid::{require_droid, DroidOutcome, DroidRun, Step};
 use crate::scenario::{
     assert_context_reached, assert_intact, assert_out_of_scope_refused,
-    assert_workspace_delete_refused, events_of, reason_json, selected_session, wired_workspace,
-    WriteThenEdit,
+    assert_workspace_delete_refused, events_of, reason_json, selected_session, tool_failure_lesson,
+    wired_workspace, WriteThenEdit,
 };
 
 fn droid(ws: &TestWorkspace, cli: &Path) -> DroidRun {
@@ -130,7 +129,7 @@ fn droid_after_the_handshake_writes_in_scope_only_and_is_traced() {
     not(intent_ci),
     ignore = "runs a real agent CLI, which .ci/run installs; elsewhere: CI=true cargo test"
 )]
-fn droid_failed_command_fires_no_hook_after_it_so_leaves_no_lesson() {
+fn droid_failed_command_is_read_back_from_the_transcript_at_stop_and_leaves_a_lesson() {
     let Some(cli) = require_droid() else { return };
     let ws = wired_workspace("droid");
     let out = droid(&ws, &cli)
@@ -146,20 +145,35 @@ fn droid_failed_command_fires_no_hook_after_it_so_leaves_no_lesson() {
         "{}",
         out.describe()
     );
-    // Gated before it ran; nothing after (Droid 0.225.2 fires no PostToolUse for a
-    // failed tool), so no record of its outcome and no lesson.
-    let pre: Vec<Event> = events_of(&ws, "tool.pre")
-        .into_iter()
-        .filter(|e| e.data["tool"] == "Execute")
-        .collect();
-    assert_eq!(pre.len(), 1, "{:#?}", ws.events());
+    // Gated before it ran. Droid 0.225.2 fires no PostToolUse for a failed tool; at
+    // Stop its transcript's failed result is recorded as that post, paired with the
+    // pre (the same derived call id), before the session's stop.
+    let events = ws.events();
+    let execute = |kind: &str| -> Vec<Event> {
+        events_of(&ws, kind)
+            .into_iter()
+            .filter(|e| e.data["tool"] == "Execute")
+            .collect()
+    };
+    let (pre, post) = (execute("tool.pre"), execute("tool.post"));
+    assert_eq!(pre.len(), 1, "{events:#?}");
     assert_eq!(pre[0].data["decision"], "allow", "{:#?}", pre[0].data);
-    let post: Vec<Event> = events_of(&ws, "tool.post")
-        .into_iter()
-        .filter(|e| e.data["tool"] == "Execute")
-        .collect();
-    assert!(post.is_empty(), "Droid now reports failures: {post:#?}");
-    assert!(events_of(&ws, "lesson").is_empty(), "{:#?}", ws.events());
+    assert_eq!(post.len(), 1, "{events:#?}");
+    assert_eq!(post[0].data["ok"], false, "{:#?}", post[0].data);
+    assert_eq!(post[0].data["tool_use_id"], pre[0].data["tool_use_id"]);
+    let stop = events_of(&ws, "session.stop");
+    assert_eq!(stop.len(), 1, "{events:#?}");
+    assert!(post[0].seq < stop[0].seq, "{events:#?}");
+    let lesson = tool_failure_lesson(&events, "Execute failed");
+    assert!(
+        lesson.data["text"]
+            .as_str()
+            .unwrap()
+            .contains("no-such-dir"),
+        "{}",
+        lesson.data
+    );
+    assert!(events_of(&ws, "hook.warning").is_empty(), "{events:#?}");
     assert_intact(&ws);
 }
 

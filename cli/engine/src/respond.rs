@@ -156,6 +156,7 @@ pub fn answer_unless(
     let in_flight = unrecorded_record(&event, &name, "").and_then(|record| {
         crate::engine::unrecorded::InFlight::begin(&ledger, &event.session, record)
     });
+    record_unsent(adapter, &payload, &engine, hook, &mut diagnostics);
     // Agent-supplied text reaches parsers and walkers: a panic must still answer.
     let outcome = catch_unwind(AssertUnwindSafe(|| engine.handle(&event, hook)))
         .unwrap_or_else(|panic| Err(HookError::Panic(panic_message(panic.as_ref()))));
@@ -187,6 +188,34 @@ pub fn answer_unless(
         diagnostics,
         handled: Some((event, ok)),
     })
+}
+
+/// Records the events the front-end never sent before this one
+/// ([`Adapter::unsent_before`]); one that cannot be read or recorded is named in
+/// the diagnostics (a `hook.warning`) and the hook goes on.
+fn record_unsent(
+    adapter: &dyn Adapter,
+    payload: &Value,
+    engine: &Engine,
+    hook: &mut Hook,
+    diagnostics: &mut Vec<String>,
+) {
+    for unsent in adapter.unsent_before(payload) {
+        let recorded = adapter
+            .parse(&unsent)
+            .map_err(|err| err.to_string())
+            .and_then(|event| {
+                catch_unwind(AssertUnwindSafe(|| engine.handle(&event, hook)))
+                    .unwrap_or_else(|panic| Err(HookError::Panic(panic_message(panic.as_ref()))))
+                    .map_err(|err| err.to_string())
+            });
+        if let Err(why) = recorded {
+            diagnostics.push(format!(
+                "a tool call the front-end did not report ({}) was not recorded: {why}",
+                unsent["tool_name"].as_str().unwrap_or("an event")
+            ));
+        }
+    }
 }
 
 /// The message a panic carried (`panic!("…")` gives a `String` or a `&str`).

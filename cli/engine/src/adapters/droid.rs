@@ -15,7 +15,8 @@
 //! ignores `decision: block`; its `additionalContext` reaches the model, so a
 //! verdict after the fact goes there. `tool_response` is a string: JSON text for
 //! `Create`/`Edit` (`{"success":true,"file_path":…}`), the output for `Execute`.
-//! A tool that fails (a command exiting non-zero) fires no `PostToolUse` at all.
+//! A tool that fails (a command exiting non-zero) fires no `PostToolUse` at all:
+//! at `Stop`, such calls are read back from the transcript (`droid_transcript`).
 //! `droid exec` fires no `UserPromptSubmit` (only the interactive UI and its
 //! daemon do): an intent is selected with the MCP tool there.
 
@@ -110,6 +111,14 @@ impl Adapter for Droid {
 
     fn fail_closed(&self, event_name: &str, message: &str) -> Value {
         claude_code::ClaudeCode.fail_closed(event_name, message)
+    }
+
+    fn unsent_before(&self, payload: &Value) -> Vec<Value> {
+        if self.event_name(payload) == "Stop" {
+            super::droid_transcript::failed_calls(payload)
+        } else {
+            Vec::new()
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub(crate) mod codex;
 pub mod copilot;
 pub mod cursor;
 pub(crate) mod droid;
+mod droid_transcript;
 pub(crate) mod fields;
 pub(crate) mod gemini;
 pub(crate) mod generic;
@@ -109,6 +110,12 @@ pub trait Adapter {
     /// failed or the payload could not be read (fail closed). Events that cannot be
     /// refused get their neutral reply.
     fn fail_closed(&self, event_name: &str, message: &str) -> Value;
+    /// Payloads of events that happened before this one but that the front-end
+    /// never sent (Droid's failed tools, read from its transcript at `Stop`), in
+    /// order; they are recorded before this one.
+    fn unsent_before(&self, _payload: &Value) -> Vec<Value> {
+        Vec::new()
+    }
 }
 
 /// The adapter of a front-end.
