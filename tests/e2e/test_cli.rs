@@ -295,6 +295,9 @@ fn the_demo_runs_and_leaves_a_valid_workspace() {
         "droid: Create docs/notes.md (out of scope) → refused [scope_violation]",
         "droid: intent___select_active_intent INT-001 → selected",
         "windsurf: write_code docs/notes.md (out of scope) → refused [scope_violation] in windsurf's words: decision = \"deny\"",
+        // The example external adapter (this source tree and python3 are here).
+        "example: write docs/notes.md (out of scope) → refused [scope_violation] in example's words: verdict = \"deny\"",
+        "example: mcp INT-001 → selected",
         "identical = true",
         "[ok  ] codex hook (.codex/hooks.json)",
         // The lifecycle tour.

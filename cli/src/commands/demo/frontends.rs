@@ -3,7 +3,9 @@
 //! and Windsurf's native hook payloads (`intent hook codex`, `intent hook gemini`,
 //! `intent hook copilot --event …`, `intent hook qwen-code`, what the plugin sends
 //! `intent hook opencode` and `intent hook kilo-code`, `intent hook droid`, `intent
-//! hook windsurf`), each into a workspace of its own; the ledgers come out the same.
+//! hook windsurf`), and through the example external adapter (`intent hook example`,
+//! when this source tree's `docs/examples/` and `python3` are there), each into a
+//! workspace of its own; the ledgers come out the same.
 
 use std::io::Write;
 use std::path::Path;
@@ -17,7 +19,7 @@ use super::say;
 /// Replays the session through each front-end and compares the ledgers.
 pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
     let mut ledgers = Vec::new();
-    for fe in [
+    let mut front_ends = vec![
         "codex",
         "gemini",
         "copilot",
@@ -26,24 +28,41 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
         "droid",
         "windsurf",
         "kilo-code",
-    ] {
+    ];
+    let example = example_adapter();
+    match &example {
+        Some(_) => front_ends.push("example"),
+        None => say(
+            "example: skipped (the example external adapter needs this source tree's \
+             docs/examples/ and python3)",
+        ),
+    }
+    for fe in front_ends {
         let ws = super::side_dir(root, fe);
         let _ = std::fs::remove_dir_all(&ws);
         std::fs::create_dir_all(&ws)?;
+        // An external adapter's agent is wired by its own installer: only the
+        // workspace is created here.
+        let init: &[&str] = if fe == "example" {
+            &["init"]
+        } else {
+            &["init", "--agent", fe]
+        };
         let out = Command::new(bin)
             .env("PATH", super::path_with(bin))
             .arg("--workspace")
             .arg(&ws)
-            .args(["init", "--agent", fe])
+            .args(init)
             .output()
             .context("cannot run `intent init`")?;
-        anyhow::ensure!(out.status.success(), "intent init --agent {fe} failed");
+        anyhow::ensure!(out.status.success(), "intent {} failed", init.join(" "));
         std::fs::copy(
             root.join(".orchestration/active_intents.yaml"),
             ws.join(".orchestration/active_intents.yaml"),
         )?;
         say(&format!(
-            "{fe}: `intent init --agent {fe}` wired {} ({})",
+            "{fe}: `intent {}` wired {} ({})",
+            init.join(" "),
             ws.display(),
             match fe {
                 "codex" => ".codex/hooks.json, .codex/config.toml",
@@ -53,10 +72,18 @@ pub fn replay(bin: &Path, root: &Path) -> anyhow::Result<()> {
                 "droid" => ".factory/hooks.json, .factory/mcp.json",
                 "windsurf" => ".windsurf/hooks.json",
                 "kilo-code" => ".kilo/plugins/intent-ledger.js",
+                "example" =>
+                    "nothing: its agent runs `intent hook example`, which runs \
+                              intent-adapter-example from PATH",
                 _ => ".github/hooks/intent.json",
             }
         ));
-        let session = Session { bin, ws: &ws, fe };
+        let session = Session {
+            bin,
+            ws: &ws,
+            fe,
+            adapter_dir: example.as_deref(),
+        };
         session.write(
             "src/auth/jwt.ts",
             "export const ttl = 900;\n",
@@ -94,6 +121,23 @@ struct Session<'a> {
     bin: &'a Path,
     ws: &'a Path,
     fe: &'a str,
+    /// Where `intent-adapter-example` is, put on the hook's PATH.
+    adapter_dir: Option<&'a Path>,
+}
+
+/// The example external adapter's directory in the source tree this `intent` was
+/// built from, when it is still there and `python3` runs it.
+fn example_adapter() -> Option<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()?
+        .join("docs/examples/intent-adapter-example");
+    let python = Command::new("python3")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    (dir.join("intent-adapter-example").is_file() && python.is_ok_and(|s| s.success()))
+        .then_some(dir)
 }
 
 impl Session<'_> {
@@ -151,6 +195,15 @@ impl Session<'_> {
                 p["tool_response"] = json!("{\"success\":true}");
             }
             p
+        } else if self.fe == "example" {
+            // The made-up agent of docs/examples/intent-adapter-example.
+            let mut p = json!({"hook": if post {"after_tool"} else {"before_tool"},
+                "session": "example-demo", "workdir": ws, "model": "example/model-1",
+                "call": {"id": format!("c-{tool}"), "tool": tool, "args": input}});
+            if post {
+                p["result"] = json!({"ok": true, "output": "done"});
+            }
+            p
         } else if self.fe == "windsurf" {
             // Cascade's action events (documented: no Windsurf runs here).
             let phase = if post { "post" } else { "pre" };
@@ -184,8 +237,14 @@ impl Session<'_> {
             let post = payload.get("toolResult").is_some();
             args.extend(["--event", if post { "postToolUse" } else { "preToolUse" }]);
         }
+        let mut path = std::env::var_os("PATH").unwrap_or_default();
+        if let Some(dir) = self.adapter_dir {
+            let rest = std::env::split_paths(&path).collect::<Vec<_>>();
+            path = std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(rest))?;
+        }
         let mut child = Command::new(self.bin)
             .args(&args)
+            .env("PATH", path)
             .current_dir(self.ws)
             .env_remove("CLAUDE_PROJECT_DIR")
             .env_remove("GEMINI_PROJECT_DIR")
@@ -211,6 +270,7 @@ impl Session<'_> {
             || reply["decision"] == "deny"
             || reply["permissionDecision"] == "deny"
             || reply["action"] == "deny"
+            || reply["verdict"] == "deny"
     }
 
     fn write(&self, rel: &str, content: &str, what: &str) -> anyhow::Result<()> {
@@ -228,6 +288,7 @@ impl Session<'_> {
                 "write_code",
                 json!({"file_path": path, "edits": [{"old_string": "", "new_string": content}]}),
             ),
+            "example" => ("write", json!({"file": path, "text": content})),
             _ => ("write_file", json!({"file_path": path, "content": content})),
         };
         let reply = self.hook(&self.payload(false, tool, &input))?;
@@ -273,7 +334,11 @@ impl Session<'_> {
             "droid" => "intent___select_active_intent",
             _ => "select_active_intent",
         };
-        let input = json!({"intent_id": id});
+        let mut input = json!({"intent_id": id});
+        if self.fe == "example" {
+            input = json!({"server": "intent", "tool": tool, "arguments": input});
+        }
+        let tool = if self.fe == "example" { "mcp" } else { tool };
         self.hook(&self.payload(false, tool, &input))?;
         self.hook(&self.payload(true, tool, &input))?;
         say(&format!("{}: {tool} {id} → selected", self.fe));
@@ -289,6 +354,7 @@ fn refusal_shape(reply: &Value) -> String {
             out["permissionDecision"]
         ),
         None if reply.get("action").is_some() => format!("action = {}", reply["action"]),
+        None if reply.get("verdict").is_some() => format!("verdict = {}", reply["verdict"]),
         None if reply.get("permissionDecision").is_some() => {
             format!("permissionDecision = {}", reply["permissionDecision"])
         }

@@ -153,7 +153,7 @@ pub fn run(_config: &Config, args: DemoArgs) -> anyhow::Result<u8> {
     step("3e. `intent classify --check`: is a change a pure refactor? (exit 0 yes, 5 no)");
     extras::classify(&bin, &root)?;
 
-    step("3f. The same session through Codex's, Gemini CLI's, Copilot CLI's, Qwen Code's, OpenCode's, Factory Droid's and Windsurf's hooks: identical ledgers");
+    step("3f. The same session through Codex's, Gemini CLI's, Copilot CLI's, Qwen Code's, OpenCode's, Kilo Code's, Factory Droid's and Windsurf's hooks and an external adapter: identical ledgers");
     frontends::replay(&bin, &root)?;
 
     step("3g. An intent's lifecycle: DRAFT → IN_PROGRESS → proposed → DONE, with a dependency");
