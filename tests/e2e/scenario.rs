@@ -118,8 +118,9 @@ impl WriteThenEdit<'_> {
 }
 
 /// The one lesson a failing tool left, under INT-001, whose text starts with
-/// `starts` (the tool's name: `"bash failed"`).
-pub fn tool_failure_lesson(events: &[Event], starts: &str) -> Event {
+/// `starts` (the tool's name: `"bash failed"`) and quotes the tool's error, which
+/// mentions `mentions` (`"no-such-dir"` for `ls src/no-such-dir`).
+pub fn tool_failure_lesson(events: &[Event], starts: &str, mentions: &str) -> Event {
     let lessons: Vec<Event> = of_kind(events, "lesson")
         .into_iter()
         .filter(|e| e.data["origin"] == "tool_failure")
@@ -129,6 +130,7 @@ pub fn tool_failure_lesson(events: &[Event], starts: &str) -> Event {
     assert_eq!(lesson.data["intent_id"], "INT-001", "{}", lesson.data);
     let text = lesson.data["text"].as_str().unwrap_or_default();
     assert!(text.starts_with(starts), "{}", lesson.data);
+    assert!(text.contains(mentions), "{}", lesson.data);
     lesson
 }
 

@@ -137,6 +137,6 @@ fn copilot_failed_tool_leaves_a_lesson() {
         .step(Step::bash("ls src/no-such-dir"))
         .run();
     out.assert_success();
-    tool_failure_lesson(&ws.events(), "bash failed");
+    tool_failure_lesson(&ws.events(), "bash failed", "no-such-dir");
     assert_intact(&ws);
 }

@@ -164,15 +164,7 @@ fn droid_failed_command_is_read_back_from_the_transcript_at_stop_and_leaves_a_le
     let stop = events_of(&ws, "session.stop");
     assert_eq!(stop.len(), 1, "{events:#?}");
     assert!(post[0].seq < stop[0].seq, "{events:#?}");
-    let lesson = tool_failure_lesson(&events, "Execute failed");
-    assert!(
-        lesson.data["text"]
-            .as_str()
-            .unwrap()
-            .contains("no-such-dir"),
-        "{}",
-        lesson.data
-    );
+    tool_failure_lesson(&events, "Execute failed", "no-such-dir");
     assert!(events_of(&ws, "hook.warning").is_empty(), "{events:#?}");
     assert_intact(&ws);
 }

@@ -152,7 +152,7 @@ pub(crate) fn writes_in_scope_are_traced_and_out_of_scope_refused(cli: &Cli, fe:
     );
 
     // The failing command (exit 2) leaves a lesson under the intent.
-    tool_failure_lesson(&events, "bash failed");
+    tool_failure_lesson(&events, "bash failed", "no-such-dir");
     assert_intact(&ws);
     let verify = ws.run(&["verify"], None);
     assert!(
