@@ -248,6 +248,19 @@ fn rule_overlapping_scope() {
         entry("INT-002", "IN_PROGRESS", "[src/app/**]", ""),
     ]));
     assert_eq!(diags, []);
+
+    // 20 intents owning everything: 190 pairs, 64 named, the rest counted in one.
+    let entries: Vec<String> = (1..=20)
+        .map(|i| entry(&format!("INT-{i:03}"), "IN_PROGRESS", "['**']", ""))
+        .collect();
+    let diags = check(&file(&entries));
+    let overlaps = with_code(&diags, "overlapping_scope");
+    assert_eq!(overlaps.len(), 65, "{overlaps:#?}");
+    assert!(
+        overlaps[64].message.contains("and 126 more pair(s)"),
+        "{}",
+        overlaps[64].message
+    );
 }
 
 #[test]
